@@ -1,0 +1,22 @@
+// Bundles the app into one ESM file (dist/main.mjs) so images ship without node_modules.
+import { readFileSync } from "node:fs";
+import { build } from "esbuild";
+
+const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+await build({
+  entryPoints: ["src/main.ts"],
+  outfile: "dist/main.mjs",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node24",
+  conditions: ["@swh/source"],
+  sourcemap: "linked",
+  legalComments: "linked",
+  define: { __SWH_VERSION__: JSON.stringify(pkg.version) },
+  // Some dependencies are CommonJS and call require(); give the ESM bundle one.
+  banner: {
+    js: "import { createRequire as __swhCreateRequire } from 'node:module'; const require = __swhCreateRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});
