@@ -14,3 +14,60 @@ export const PLURAL = "servicewithhealthchecks";
 export const SINGULAR = "servicewithhealthcheck";
 /** Short name for kubectl. */
 export const SHORT_NAME = "swh";
+
+/** Value of `endpointslice.kubernetes.io/managed-by` on every EndpointSlice the agent writes. */
+export const MANAGED_BY = "service-with-healthchecks.network.deckhouse.io";
+/** Name of the controller's field manager for server-side apply and patches. */
+export const FIELD_MANAGER_CONTROLLER = "swh-controller";
+/** Name of the agent's field manager for server-side apply and patches. */
+export const FIELD_MANAGER_AGENT = "swh-agent";
+
+/** Standard label binding an EndpointSlice to its Service. */
+export const LABEL_SERVICE_NAME = "kubernetes.io/service-name";
+/** Standard label naming the writer of an EndpointSlice. */
+export const LABEL_MANAGED_BY = "endpointslice.kubernetes.io/managed-by";
+/** Our label on an EndpointSlice: the node whose agent owns it. */
+export const LABEL_NODE = "network.deckhouse.io/swh-node";
+/** Our label on an EndpointSlice: the Service port name it carries ("" for an unnamed port is stored as "_"). */
+export const LABEL_PORT = "network.deckhouse.io/swh-port";
+/** Our label on an EndpointSlice: its address family ("IPv4" | "IPv6"). */
+export const LABEL_ADDRESS_FAMILY = "network.deckhouse.io/swh-address-family";
+/** Service label copied onto slices of a headless Service. */
+export const LABEL_HEADLESS = "service.kubernetes.io/headless";
+/** Service label copied onto slices so an alternative service proxy picks them. */
+export const LABEL_SERVICE_PROXY_NAME = "service.kubernetes.io/service-proxy-name";
+/** Node label giving the zone of endpoints on that node. */
+export const LABEL_TOPOLOGY_ZONE = "topology.kubernetes.io/zone";
+
+/** Annotation on the child Service listing the label keys the controller propagated (JSON array). */
+export const ANNOTATION_PROPAGATED_LABELS = "network.deckhouse.io/swh-propagated-labels";
+/** Annotation on the child Service listing the annotation keys the controller propagated (JSON array). */
+export const ANNOTATION_PROPAGATED_ANNOTATIONS = "network.deckhouse.io/swh-propagated-annotations";
+/** Annotations never propagated from an SWH to its Service. */
+export const NON_PROPAGATED_ANNOTATIONS: readonly string[] = [
+  "kubectl.kubernetes.io/last-applied-configuration",
+  "meta.helm.sh/release-name",
+  "meta.helm.sh/release-namespace",
+];
+
+/** Secret type holding PostgreSQL probe credentials. */
+export const POSTGRES_CREDENTIALS_SECRET_TYPE = "network.deckhouse.io/postgresql-credentials";
+/** Keys of a PostgreSQL credentials Secret. */
+export const POSTGRES_CREDENTIALS_KEYS = {
+  user: "user",
+  password: "password",
+  tlsMode: "tlsMode",
+  clientCert: "clientCert",
+  clientKey: "clientKey",
+  caCert: "caCert",
+} as const;
+/** TLS modes of a PostgreSQL credentials Secret; missing means `SkipVerification` (as in the original). */
+export const POSTGRES_TLS_MODES = ["Disabled", "SkipVerification", "VerifyCA", "VerifyAll"] as const;
+export type PostgresTlsMode = (typeof POSTGRES_TLS_MODES)[number];
+
+/** Prefix of the per-node heartbeat Leases agents renew (in the agent's namespace): `swh-agent-<node>`. */
+export const AGENT_LEASE_PREFIX = "swh-agent-";
+/** Name of the controller's leader-election Lease (in the controller's namespace). */
+export const CONTROLLER_LEADER_LEASE = "swh-controller-leader";
+/** Default maximum number of endpoints in one EndpointSlice. */
+export const DEFAULT_MAX_ENDPOINTS_PER_SLICE = 100;

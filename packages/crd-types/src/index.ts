@@ -1,1 +1,2 @@
 export * from "./constants.js";
+export * from "./types.js";
