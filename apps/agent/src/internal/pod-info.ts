@@ -1,0 +1,78 @@
+import type { V1Pod } from "@kubernetes/client-node";
+
+/** The fields of a Pod the aggregation reads (structurally the `PodInfo` of @swh/aggregation). */
+export interface AgentPodInfo {
+  name: string;
+  namespace: string;
+  uid: string;
+  nodeName: string;
+  ips: string[];
+  phase: string;
+  ready: boolean;
+  terminating: boolean;
+  labels: Record<string, string>;
+  containerPorts: { name?: string; containerPort: number; protocol: "TCP" | "UDP" | "SCTP" }[];
+  eligibleSince?: string;
+}
+
+/**
+ * Extracts the aggregation's view of a Pod from an informer object, without mutating it. Returns undefined for
+ * objects missing the identity fields (never the case for objects served by the API server).
+ */
+export function podInfoFromPod(pod: V1Pod): AgentPodInfo | undefined {
+  const meta = pod.metadata;
+  if (!meta?.name || !meta.namespace || !meta.uid) return undefined;
+  const status = pod.status ?? {};
+  const ips = (status.podIPs ?? []).map((p) => p.ip).filter((ip): ip is string => Boolean(ip));
+  if (ips.length === 0 && status.podIP) ips.push(status.podIP);
+  const phase = status.phase ?? "Unknown";
+  const ready = (status.conditions ?? []).some((c) => c.type === "Ready" && c.status === "True");
+  const containerPorts: AgentPodInfo["containerPorts"] = [];
+  for (const container of pod.spec?.containers ?? []) {
+    for (const port of container.ports ?? []) {
+      const protocol = port.protocol === "UDP" || port.protocol === "SCTP" ? port.protocol : "TCP";
+      containerPorts.push(
+        port.name
+          ? { name: port.name, containerPort: port.containerPort, protocol }
+          : { containerPort: port.containerPort, protocol },
+      );
+    }
+  }
+  const info: AgentPodInfo = {
+    name: meta.name,
+    namespace: meta.namespace,
+    uid: meta.uid,
+    nodeName: pod.spec?.nodeName ?? "",
+    ips,
+    phase,
+    ready,
+    terminating: meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null,
+    labels: { ...(meta.labels ?? {}) },
+    containerPorts,
+  };
+  const since = eligibleSince(pod, ips.length > 0, phase);
+  if (since !== undefined) info.eligibleSince = since;
+  return info;
+}
+
+/**
+ * When the pod became Running with an IP: the earliest running container's start, else the pod's start time.
+ * The initial delay of SPEC §3.3 counts from here.
+ */
+function eligibleSince(pod: V1Pod, hasIp: boolean, phase: string): string | undefined {
+  if (!hasIp || phase !== "Running") return undefined;
+  let earliest: Date | undefined;
+  for (const cs of pod.status?.containerStatuses ?? []) {
+    const started = toDate(cs.state?.running?.startedAt);
+    if (started && (!earliest || started < earliest)) earliest = started;
+  }
+  earliest ??= toDate(pod.status?.startTime);
+  return earliest?.toISOString();
+}
+
+// The client deserialises date-time fields into Date objects, but informer caches fed from raw JSON may hold strings.
+function toDate(value: Date | string | undefined): Date | undefined {
+  if (value === undefined || value === null) return undefined;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
