@@ -1,0 +1,62 @@
+import type { V1EndpointSlice } from "@kubernetes/client-node";
+
+/** The desired endpoints of one slice group, structurally the `EndpointGroup` of @swh/aggregation. */
+export interface TransitionGroup {
+  portName: string;
+  port: number;
+  addressFamily: "IPv4" | "IPv6";
+  endpoints: readonly {
+    address: string;
+    conditions: { ready: boolean; serving: boolean; terminating: boolean };
+    targetRef: { name: string; namespace: string };
+  }[];
+}
+
+/** One endpoint of one port whose `ready` condition changes with the next write. */
+export interface EndpointTransition {
+  pod: string;
+  address: string;
+  portName: string;
+  port: number;
+  ready: boolean;
+}
+
+/**
+ * Returns the endpoints whose `ready` condition differs between the slices as they are (`existing`, one SWH's
+ * slices of this node) and as they are about to be written (`groups`). Endpoints appearing or disappearing are
+ * not transitions (pods come and go); this is what Events and the transitions metric report.
+ */
+export function findEndpointTransitions(
+  existing: readonly V1EndpointSlice[],
+  groups: readonly TransitionGroup[],
+): EndpointTransition[] {
+  const before = new Map<string, boolean>();
+  for (const slice of existing) {
+    for (const port of slice.ports ?? []) {
+      for (const endpoint of slice.endpoints ?? []) {
+        for (const address of endpoint.addresses) {
+          before.set(key(port.name ?? "", port.port ?? 0, address), endpoint.conditions?.ready === true);
+        }
+      }
+    }
+  }
+  const transitions: EndpointTransition[] = [];
+  for (const group of groups) {
+    for (const endpoint of group.endpoints) {
+      const was = before.get(key(group.portName, group.port, endpoint.address));
+      if (was === undefined || was === endpoint.conditions.ready) continue;
+      transitions.push({
+        pod: endpoint.targetRef.name,
+        address: endpoint.address,
+        portName: group.portName,
+        port: group.port,
+        ready: endpoint.conditions.ready,
+      });
+    }
+  }
+  return transitions;
+}
+
+function key(portName: string, port: number, address: string): string {
+  return `${portName}\u0000${port}\u0000${address}`;
+}
