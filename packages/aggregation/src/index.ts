@@ -1,1 +1,31 @@
-export {};
+/**
+ * @swh/aggregation — pure port aggregation (SPEC §3): from a defaulted ServiceWithHealthchecks, the pods of a
+ * node and the probe states, the endpoints to publish per Service port and address family, and the probe targets
+ * the agent must run. No I/O, no clock: time enters as a parameter.
+ */
+export { type AggregateOptions, aggregateEndpoints } from "./aggregate-endpoints.js";
+export { initialDelayRemainingMs, planProbeTargets } from "./plan-probe-targets.js";
+export { canonicalJson, describeProbe, probeTargetId } from "./probe-identity.js";
+export {
+  addressesByFamily,
+  addressFamilyOf,
+  resolveProbeTargetPort,
+  resolveServiceTargetPort,
+} from "./resolve-port.js";
+export { candidatePods, isCandidate, podKey, selectPods } from "./select-pods.js";
+export {
+  type AddressFamily,
+  AGGREGATION_ISSUE_KINDS,
+  type Aggregation,
+  type AggregationIssue,
+  type AggregationIssueKind,
+  type ContainerPort,
+  type DesiredEndpoint,
+  type EndpointFailure,
+  type EndpointGroup,
+  type PodInfo,
+  type ProbeState,
+  type ProbeStates,
+  type ProbeTarget,
+  type SwhInput,
+} from "./types.js";

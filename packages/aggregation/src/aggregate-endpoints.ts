@@ -1,0 +1,132 @@
+import { resolvePod } from "./internal/resolve-pod.js";
+import { describeProbe, probeTargetId } from "./probe-identity.js";
+import { addressesByFamily } from "./resolve-port.js";
+import { candidatePods, compareStrings } from "./select-pods.js";
+import type {
+  Aggregation,
+  AggregationIssue,
+  DesiredEndpoint,
+  EndpointFailure,
+  EndpointGroup,
+  PodInfo,
+  ProbeStates,
+  SwhInput,
+} from "./types.js";
+
+/** Options of `aggregateEndpoints`. */
+export interface AggregateOptions {
+  /** Zone of a node (its `topology.kubernetes.io/zone` label), undefined when unknown. */
+  zoneOf(nodeName: string): string | undefined;
+  /** When given, only pods of this node are considered (the agent publishes its own node only). */
+  nodeName?: string;
+}
+
+/**
+ * Computes the endpoints `swh` publishes from `pods` and the current probe `states` (SPEC §3): one group per
+ * (Service port, address family, resolved container port), endpoints sorted by address, groups sorted by port
+ * name, family and port. For each (pod, Service port) the pod serves when it is Ready and every probe whose
+ * resolved port equals the Service port's container port passes (ports matched by number, so a TCP probe on 53
+ * gates UDP/53); a failing group takes the pod out of that port only. `ready` = serving and not terminating;
+ * with `publishNotReadyAddresses` every candidate is ready while `serving` keeps the real value (as Kubernetes
+ * does). A target without a state is failing (`NotProbedYet`). Problems are returned as issues, never thrown.
+ */
+export function aggregateEndpoints(
+  swh: SwhInput,
+  pods: readonly PodInfo[],
+  states: ProbeStates,
+  opts: AggregateOptions,
+): Aggregation {
+  const groups = new Map<string, EndpointGroup>();
+  const issues = new Map<string, AggregationIssue>();
+  const families = new Set(swh.spec.ipFamilies ?? []);
+  const { initialDelaySeconds, periodSeconds } = swh.spec.healthcheck;
+  for (const pod of candidatePods(swh, pods, opts.nodeName)) {
+    const resolved = resolvePod(swh, pod);
+    for (const issue of resolved.issues) issues.set(`${issue.kind} ${issue.path} ${issue.pod}`, issue);
+    const zone = opts.zoneOf(pod.nodeName);
+    for (const { family, address } of addressesByFamily(pod.ips)) {
+      if (families.size > 0 && !families.has(family)) continue;
+      for (const { servicePort, containerPort } of resolved.ports) {
+        const failure = firstFailure(
+          resolved.probes.filter((p) => p.port === containerPort),
+          (probe) =>
+            probeTargetId({
+              address,
+              port: containerPort,
+              namespace: pod.namespace,
+              probe,
+              initialDelaySeconds,
+              periodSeconds,
+            }),
+          states,
+        );
+        const serving = pod.ready && failure === undefined;
+        const endpoint: DesiredEndpoint = {
+          address,
+          conditions: {
+            ready: swh.spec.publishNotReadyAddresses === true || (serving && !pod.terminating),
+            serving,
+            terminating: pod.terminating,
+          },
+          nodeName: pod.nodeName,
+          targetRef: { kind: "Pod", name: pod.name, namespace: pod.namespace, uid: pod.uid },
+        };
+        if (zone !== undefined) endpoint.zone = zone;
+        if (failure !== undefined) endpoint.failure = failure;
+        const portName = servicePort.name ?? "";
+        const key = `${portName}\u0000${family}\u0000${containerPort}`;
+        let group = groups.get(key);
+        if (group === undefined) {
+          group = {
+            portName,
+            port: containerPort,
+            protocol: servicePort.protocol,
+            addressFamily: family,
+            endpoints: [],
+          };
+          if (servicePort.appProtocol !== undefined) group.appProtocol = servicePort.appProtocol;
+          groups.set(key, group);
+        }
+        group.endpoints.push(endpoint);
+      }
+    }
+  }
+  for (const group of groups.values()) {
+    group.endpoints.sort((a, b) => compareStrings(a.address, b.address));
+  }
+  return {
+    groups: [...groups.values()].sort(
+      (a, b) =>
+        compareStrings(a.portName, b.portName) ||
+        compareStrings(a.addressFamily, b.addressFamily) ||
+        a.port - b.port,
+    ),
+    issues: [...issues.values()].sort(
+      (a, b) => compareStrings(a.path, b.path) || compareStrings(a.pod ?? "", b.pod ?? ""),
+    ),
+  };
+}
+
+function firstFailure(
+  probes: readonly {
+    index: number;
+    probe: SwhInput["spec"]["healthcheck"]["probes"][number];
+    port: number;
+  }[],
+  idOf: (probe: SwhInput["spec"]["healthcheck"]["probes"][number]) => string,
+  states: ProbeStates,
+): EndpointFailure | undefined {
+  for (const { index, probe, port } of probes) {
+    const targetId = idOf(probe);
+    const state = states.get(targetId);
+    if (state?.passing === true) continue;
+    return {
+      probeIndex: index,
+      failingProbe: describeProbe(probe, port),
+      reason: state?.reason ?? "NotProbedYet",
+      message: state?.message ?? (state === undefined ? "no probe result yet" : "probe failing"),
+      targetId,
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,91 @@
+import { createHash } from "node:crypto";
+import type { DefaultedProbeSpec, IntOrString } from "@swh/crd-types";
+
+const SUB_OBJECT_OF_MODE = { TCP: "tcp", HTTP: "http", PostgreSQL: "postgreSQL" } as const;
+
+/** The field holding a probe's mode-specific settings (`tcp`, `http` or `postgreSQL`). */
+export function probeSubObjectKey(probe: DefaultedProbeSpec): "tcp" | "http" | "postgreSQL" {
+  return SUB_OBJECT_OF_MODE[probe.mode];
+}
+
+/** A probe's targetPort, or undefined when the sub-object matching its mode is missing. */
+export function probeTargetPort(probe: DefaultedProbeSpec): IntOrString | undefined {
+  return probe[probeSubObjectKey(probe)]?.targetPort;
+}
+
+/** Short human description of a probe for status and logs, e.g. `HTTP :8080 /healthz`. Never includes secrets. */
+export function describeProbe(probe: DefaultedProbeSpec, port: number | string): string {
+  if (probe.mode === "HTTP") {
+    const scheme = probe.http?.scheme === "HTTPS" ? "HTTPS" : "HTTP";
+    return `${scheme} :${port} ${probe.http?.path ?? "/"}`;
+  }
+  if (probe.mode === "PostgreSQL") {
+    const db = probe.postgreSQL?.dbName;
+    return db === undefined ? `PostgreSQL :${port}` : `PostgreSQL :${port} ${db}`;
+  }
+  return `TCP :${port}`;
+}
+
+/**
+ * Returns the stable id of a probe target: two SWHs probing the same address with the same canonical config get
+ * the same id and so share one prober. The config covers everything that changes what is probed or how its state
+ * evolves: mode, resolved port, mode settings, timeout, thresholds, period and initial delay (sharing a target
+ * across different delays or periods would let one SWH's settings change another's results, SPEC §3.2). The
+ * namespace is part of it because a PostgreSQL auth Secret name is namespace-relative. The id is a readable prefix
+ * plus a hash, so header values and queries never appear in logs or metric labels.
+ */
+export function probeTargetId(input: {
+  address: string;
+  port: number;
+  namespace: string;
+  probe: DefaultedProbeSpec;
+  initialDelaySeconds: number;
+  periodSeconds: number;
+}): string {
+  const { probe } = input;
+  const key = probeSubObjectKey(probe);
+  const canonical = canonicalJson({
+    address: input.address,
+    port: input.port,
+    namespace: input.namespace,
+    mode: probe.mode,
+    settings: normalizeSettings(key, probe[key]),
+    timeoutSeconds: probe.timeoutSeconds,
+    successThreshold: probe.successThreshold,
+    failureThreshold: probe.failureThreshold,
+    periodSeconds: input.periodSeconds,
+    initialDelaySeconds: input.initialDelaySeconds,
+  });
+  const hash = createHash("sha256").update(canonical).digest("hex").slice(0, 16);
+  return `${probe.mode.toLowerCase()}/${input.address}/${input.port}/${hash}`;
+}
+
+/** Drops the targetPort (replaced by the resolved port) and treats an empty accepted-code list as missing. */
+function normalizeSettings(key: string, settings: object | undefined): unknown {
+  if (settings === undefined) return null;
+  const { targetPort: _resolvedSeparately, ...rest } = settings as Record<string, unknown>;
+  if (key === "http") {
+    const codes = rest.code as number[] | undefined;
+    if (codes === undefined || codes.length === 0) delete rest.code;
+    else rest.code = [...new Set(codes)].sort((a, b) => a - b);
+  }
+  return rest;
+}
+
+/** JSON with object keys sorted and undefined members dropped: equal configs give equal strings. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const member = (value as Record<string, unknown>)[key];
+      if (member !== undefined) out[key] = sortKeys(member);
+    }
+    return out;
+  }
+  return value;
+}
