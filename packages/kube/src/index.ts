@@ -1,1 +1,29 @@
-export {};
+export { type BackoffPolicy, backoffDelay } from "./backoff.js";
+export { type Clock, systemClock, type TimerHandle } from "./clock.js";
+export {
+  type Informer,
+  type InformerEvent,
+  type InformerHandler,
+  type InformerOptions,
+  startInformer,
+} from "./informer.js";
+export {
+  createLogger,
+  isSensitiveField,
+  LOG_LEVELS,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+  parseLogLevel,
+  REDACTED,
+} from "./logger.js";
+export { createKubeMetrics, createMetricsRegistry, type KubeMetrics } from "./metrics.js";
+export { type OpsServer, type OpsServerOptions, startOpsServer } from "./ops-server.js";
+export {
+  DEFAULT_QUEUE_BACKOFF,
+  type RunOptions,
+  type Worker,
+  WorkQueue,
+  type WorkQueueOptions,
+  type WorkResult,
+} from "./work-queue.js";

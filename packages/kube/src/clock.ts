@@ -1,0 +1,46 @@
+/**
+ * The time source and timer the I/O components use. Tests pass a fake to drive time explicitly
+ * instead of sleeping.
+ */
+
+/** An opaque handle returned by `Clock.setTimeout`. */
+export type TimerHandle = { readonly __timer: unique symbol } | object;
+
+/** Wall-clock time in milliseconds plus one-shot timers. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/** The process clock: `Date.now` and Node timers (unref'd, so a pending timer never keeps a process alive). */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return t;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/**
+ * Resolves after `ms` on `clock`, or at once when `signal` aborts (never rejects), so loops can back off and
+ * still stop promptly.
+ */
+export function sleepUnlessAborted(
+  ms: number,
+  signal: AbortSignal,
+  clock: Clock = systemClock,
+): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clock.clearTimeout(handle);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const handle = clock.setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

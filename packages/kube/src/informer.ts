@@ -1,0 +1,269 @@
+/**
+ * A shared-informer: an in-memory cache of one resource kept current by list + watch, with add/update/delete
+ * notifications. Unlike client-node's `ListWatch`, which stops for good after any error other than 410 Gone,
+ * this informer treats every failure (list error, watch error, API server down, expired resourceVersion) the
+ * same way: it re-lists after a capped, jittered exponential backoff, reports the restart in
+ * `swh_watch_restarts_total{informer}` and logs it. It also re-lists every `resyncMs` so a missed event cannot
+ * leave the cache wrong for long.
+ *
+ * Why an own loop over client-node's `Watch` rather than wrapping `ListWatch`: restarting `ListWatch` from its
+ * error callback races with its internal reconnect logic and it cannot resync, pass the old object to update
+ * handlers or report a restart. The loop below is one `while`: list, then watch until the watch ends, decide.
+ */
+import type { KubeConfig, KubernetesListObject, KubernetesObject } from "@kubernetes/client-node";
+import { Watch } from "@kubernetes/client-node";
+import { type BackoffPolicy, backoffDelay } from "./backoff.js";
+import { sleepUnlessAborted } from "./clock.js";
+import { decodeWatchObject } from "./internal/decode-object.js";
+import { deepFreeze } from "./internal/deep-freeze.js";
+import type { Logger } from "./logger.js";
+import type { KubeMetrics } from "./metrics.js";
+
+/** Informer notifications. `update` carries the previous object; a periodic resync delivers `update(obj, obj)`. */
+export type InformerEvent = "add" | "update" | "delete";
+export type InformerHandler<T> = (obj: Readonly<T>, old?: Readonly<T>) => void;
+
+/** A read-only cache of one resource plus change notifications. Cached objects are frozen: copy before changing. */
+export interface Informer<T> {
+  list(): readonly Readonly<T>[];
+  get(name: string, namespace?: string): Readonly<T> | undefined;
+  on(event: InformerEvent, fn: InformerHandler<T>): void;
+  /** True once the first list has been loaded into the cache. */
+  hasSynced(): boolean;
+  /** Resolves when the first list is in the cache; rejects if the informer stops before that. */
+  synced(): Promise<void>;
+  stop(): void;
+}
+
+export interface InformerOptions<T extends KubernetesObject> {
+  kubeConfig: KubeConfig;
+  /** Names the informer in logs and metrics, e.g. "pods". */
+  name: string;
+  /** Watch path, e.g. `/api/v1/pods` or `/apis/discovery.k8s.io/v1/namespaces/ns/endpointslices`. */
+  path: string;
+  /** Lists the same collection with the same selectors as `path` + `labelSelector` + `fieldSelector`. */
+  list: () => Promise<KubernetesListObject<T>>;
+  labelSelector?: string;
+  fieldSelector?: string;
+  logger: Logger;
+  metrics?: KubeMetrics;
+  /** Re-list period; default 10 minutes. */
+  resyncMs?: number;
+  /** Restart backoff; default 500 ms doubling to 30 s, with 20 % jitter. */
+  backoff?: BackoffPolicy;
+  signal: AbortSignal;
+}
+
+const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 30_000 };
+const DEFAULT_RESYNC_MS = 10 * 60_000;
+// A watch that ends cleanly sooner than this without delivering anything is treated as a failure, so a server
+// that keeps closing watches at once cannot make us spin.
+const MIN_HEALTHY_WATCH_MS = 1_000;
+
+type WatchEnd =
+  | { kind: "closed"; events: number; ms: number }
+  | { kind: "expired" }
+  | { kind: "resync" }
+  | { kind: "stopped" }
+  | { kind: "error"; error: unknown };
+
+/** Starts an informer for one resource; it runs until `signal` aborts or `stop()` is called. */
+export function startInformer<T extends KubernetesObject>(opts: InformerOptions<T>): Informer<T> {
+  const stopper = new AbortController();
+  const signal = AbortSignal.any([opts.signal, stopper.signal]);
+  const log = opts.logger.child({ informer: opts.name });
+  const cache = new Map<string, Readonly<T>>();
+  const handlers: Record<InformerEvent, InformerHandler<T>[]> = { add: [], update: [], delete: [] };
+  const resyncMs = opts.resyncMs ?? DEFAULT_RESYNC_MS;
+  const backoff = opts.backoff ?? DEFAULT_BACKOFF;
+  const watch = new Watch(opts.kubeConfig);
+  let hasSynced = false;
+  let resolveSynced!: () => void;
+  let rejectSynced!: (e: Error) => void;
+  const syncedPromise = new Promise<void>((res, rej) => {
+    resolveSynced = res;
+    rejectSynced = rej;
+  });
+  syncedPromise.catch(() => {}); // nobody may be waiting; the rejection is still delivered to those who are
+
+  const emit = (event: InformerEvent, obj: Readonly<T>, old?: Readonly<T>) => {
+    for (const fn of handlers[event]) {
+      try {
+        fn(obj, old);
+      } catch (err) {
+        log.error("informer handler threw", { event, object: keyOf(obj), err });
+      }
+    }
+  };
+
+  // Replaces the cache with a fresh list and emits the differences (and, on resync, every unchanged object).
+  const replaceAll = (items: readonly T[], resync: boolean) => {
+    const seen = new Set<string>();
+    for (const item of items) {
+      const obj = deepFreeze(item);
+      const key = keyOf(obj);
+      seen.add(key);
+      const old = cache.get(key);
+      cache.set(key, obj);
+      if (old === undefined) emit("add", obj);
+      else if (resync || old.metadata?.resourceVersion !== obj.metadata?.resourceVersion)
+        emit("update", obj, old);
+    }
+    for (const [key, old] of cache) {
+      if (!seen.has(key)) {
+        cache.delete(key);
+        emit("delete", old);
+      }
+    }
+  };
+
+  const applyEvent = (type: string, obj: Readonly<T>) => {
+    const key = keyOf(obj);
+    const old = cache.get(key);
+    if (type === "DELETED") {
+      cache.delete(key);
+      emit("delete", old ?? obj);
+    } else if (old === undefined) {
+      cache.set(key, obj);
+      emit("add", obj);
+    } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
+      cache.set(key, obj);
+      emit("update", obj, old);
+    }
+  };
+
+  const watchUntilEnd = (resourceVersion: string, untilMs: number): Promise<{ end: WatchEnd; rv: string }> =>
+    new Promise((resolve) => {
+      let rv = resourceVersion;
+      let events = 0;
+      let finished = false;
+      let request: AbortController | undefined;
+      const startedAt = Date.now();
+      const finish = (end: WatchEnd) => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        request?.abort();
+        resolve({ end, rv });
+      };
+      const onAbort = () => finish({ kind: "stopped" });
+      const timer = setTimeout(() => finish({ kind: "resync" }), Math.max(0, untilMs));
+      signal.addEventListener("abort", onAbort, { once: true });
+      if (signal.aborted) return onAbort();
+      const params: Record<string, string> = { resourceVersion: rv, allowWatchBookmarks: "true" };
+      if (opts.labelSelector !== undefined) params.labelSelector = opts.labelSelector;
+      if (opts.fieldSelector !== undefined) params.fieldSelector = opts.fieldSelector;
+      const onEvent = (type: string, raw: Record<string, unknown> & KubernetesObject) => {
+        if (finished) return;
+        if (type === "ERROR") {
+          const status = raw as { code?: number; message?: string };
+          if (status.code === 410) return finish({ kind: "expired" });
+          return finish({
+            kind: "error",
+            error: new Error(`watch error event: ${status.code} ${status.message}`),
+          });
+        }
+        events++;
+        rv = raw.metadata?.resourceVersion ?? rv;
+        if (type === "BOOKMARK") return;
+        applyEvent(type, deepFreeze(decodeWatchObject<T>(raw)));
+      };
+      const onDone = (err: unknown) => {
+        if (err === null || err === undefined || isTimeout(err)) {
+          finish({ kind: "closed", events, ms: Date.now() - startedAt });
+        } else if (statusOf(err) === 410) {
+          finish({ kind: "expired" });
+        } else {
+          finish({ kind: "error", error: err });
+        }
+      };
+      watch.watch(opts.path, params, onEvent, onDone).then(
+        (req) => {
+          request = req;
+          if (finished) req.abort();
+        },
+        (error: unknown) => finish({ kind: "error", error }),
+      );
+    });
+
+  const loop = async () => {
+    let failures = 0;
+    let resync = false;
+    while (!signal.aborted) {
+      try {
+        const list = await opts.list();
+        if (signal.aborted) break;
+        replaceAll(list.items, resync);
+        resync = false;
+        if (!hasSynced) {
+          hasSynced = true;
+          resolveSynced();
+          log.info("informer synced", { objects: cache.size });
+        }
+        let rv = list.metadata?.resourceVersion ?? "";
+        const resyncAt = Date.now() + resyncMs;
+        let relist = false;
+        while (!relist && !signal.aborted) {
+          const { end, rv: lastRv } = await watchUntilEnd(rv, resyncAt - Date.now());
+          rv = lastRv;
+          if (end.kind === "error") throw end.error;
+          if (end.kind === "closed" && end.events === 0 && end.ms < MIN_HEALTHY_WATCH_MS) {
+            throw new Error("watch closed immediately");
+          }
+          if (end.kind === "closed" || end.kind === "stopped") continue;
+          if (end.kind === "expired") log.debug("resourceVersion expired; re-listing");
+          resync = end.kind === "resync";
+          relist = true;
+        }
+        failures = 0;
+      } catch (err) {
+        if (signal.aborted) break;
+        failures++;
+        const delayMs = Math.round(backoffDelay(failures, backoff, { fraction: 0.2, random: Math.random }));
+        opts.metrics?.watchRestarts.inc({ informer: opts.name });
+        log.warn("informer list/watch failed; restarting", { failures, delayMs, err: summarize(err) });
+        await sleepUnlessAborted(delayMs, signal);
+      }
+    }
+    if (!hasSynced) rejectSynced(new Error(`informer ${opts.name} stopped before it synced`));
+  };
+  void loop();
+
+  return {
+    list: () => [...cache.values()],
+    get: (name, namespace) => cache.get(namespace ? `${namespace}/${name}` : name),
+    on: (event, fn) => {
+      handlers[event].push(fn);
+    },
+    hasSynced: () => hasSynced,
+    synced: () => syncedPromise,
+    stop: () => stopper.abort(),
+  };
+}
+
+function keyOf(obj: Readonly<KubernetesObject>): string {
+  const ns = obj.metadata?.namespace;
+  const name = obj.metadata?.name ?? "";
+  return ns ? `${ns}/${name}` : name;
+}
+
+function isTimeout(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { name?: unknown }).name === "TimeoutError";
+}
+
+function statusOf(err: unknown): number | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const e = err as { statusCode?: unknown; code?: unknown };
+  if (typeof e.statusCode === "number") return e.statusCode;
+  return typeof e.code === "number" ? e.code : undefined;
+}
+
+// Keeps restart logs short: API errors from client-node carry the whole response body and headers.
+function summarize(err: unknown): { message: string; status?: number; code?: string } {
+  const message = err instanceof Error ? err.message.slice(0, 500) : String(err);
+  const status = statusOf(err);
+  const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === "string" ? cause.code : undefined;
+  return { message, ...(status !== undefined ? { status } : {}), ...(code !== undefined ? { code } : {}) };
+}
