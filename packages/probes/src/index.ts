@@ -1,1 +1,44 @@
-export {};
+/**
+ * @swh/probes — TCP, HTTP(S) and PostgreSQL health probes with hard deadlines, a pure threshold state machine
+ * and a scheduler. Generic: nothing here knows about pods or Kubernetes.
+ */
+export { type Clock, systemClock, type TimerHandle } from "./clock.js";
+export { isTruthyQueryValue } from "./internal/query-truthiness.js";
+export { probeBySpec } from "./probe-by-spec.js";
+export {
+  buildHttpRequest,
+  type HttpProbeConfig,
+  isAcceptedStatus,
+  MAX_BODY_BYTES,
+  MAX_HEAD_BYTES,
+  probeHttp,
+} from "./probe-http.js";
+export {
+  describePostgresTarget,
+  type PostgresCredentials,
+  type PostgresProbeConfig,
+  postgresSslOption,
+  probePostgres,
+} from "./probe-postgres.js";
+export {
+  type ProbeAddress,
+  ProbeConfigError,
+  type ProbeOptions,
+  type ProbeReason,
+  type ProbeResult,
+} from "./probe-result.js";
+export { probeTcp } from "./probe-tcp.js";
+export {
+  ProbeScheduler,
+  type ProbeSchedulerOptions,
+  type ProbeTiming,
+  type ScheduledTarget,
+  type TargetState,
+} from "./scheduler.js";
+export {
+  initialThresholdState,
+  nextThresholdState,
+  seededThresholdState,
+  type ThresholdState,
+  type Thresholds,
+} from "./threshold.js";

@@ -1,0 +1,73 @@
+/**
+ * One probe attempt with a hard deadline: the single place where timeouts, cancellation and "resolve exactly
+ * once" live, so each probe only describes its protocol.
+ */
+import { performance } from "node:perf_hooks";
+import type { ProbeOptions, ProbeReason, ProbeResult } from "../probe-result.js";
+
+/** What a probe's protocol code sees of its attempt. */
+export interface Attempt {
+  /** Ends the attempt (first call wins); later calls are ignored. */
+  finish(ok: boolean, message: string, reason?: ProbeReason): void;
+  /** Names the phase in progress, used in the timeout message ("waiting for response headers"). */
+  phase(name: string): void;
+  readonly done: boolean;
+}
+
+/**
+ * Runs `start` and resolves with its outcome, or with `Timeout` at `timeoutMs`, or with `Error` when `signal`
+ * aborts. `start` returns the teardown (destroy sockets) that runs exactly once, whatever ended the attempt.
+ */
+export function runAttempt(
+  opts: ProbeOptions,
+  start: (attempt: Attempt) => () => void,
+): Promise<ProbeResult> {
+  const startedAt = performance.now();
+  return new Promise<ProbeResult>((resolve) => {
+    let done = false;
+    let phase = "connecting";
+    let teardown: (() => void) | undefined;
+    const { signal } = opts;
+    const onAbort = () => finish(false, `probe cancelled while ${phase}`, "Error");
+    const timer = setTimeout(
+      () => finish(false, `timed out after ${opts.timeoutMs} ms while ${phase}`, "Timeout"),
+      opts.timeoutMs,
+    );
+    function finish(ok: boolean, message: string, reason?: ProbeReason): void {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      teardown?.();
+      const result: ProbeResult = {
+        ok,
+        message,
+        durationMs: Math.round((performance.now() - startedAt) * 100) / 100,
+      };
+      if (!ok) result.reason = reason ?? "Error";
+      resolve(result);
+    }
+    const attempt: Attempt = {
+      finish,
+      phase: (name) => {
+        phase = name;
+      },
+      get done() {
+        return done;
+      },
+    };
+    if (signal?.aborted) {
+      finish(false, "probe cancelled before it started", "Error");
+      return;
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const td = start(attempt);
+      if (done) td();
+      else teardown = td;
+    } catch (err) {
+      // Setup code threw synchronously (e.g. a socket option rejected by the OS): still a result, not a crash.
+      finish(false, `could not start the probe: ${(err as Error).message}`, "Error");
+    }
+  });
+}

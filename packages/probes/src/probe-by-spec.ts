@@ -1,0 +1,51 @@
+/** Runs the probe a `ProbeSpec` describes — the glue between the resource's shape and the three probes. */
+import type { ProbeSpec } from "@swh/crd-types";
+import { probeHttp } from "./probe-http.js";
+import { type PostgresCredentials, probePostgres } from "./probe-postgres.js";
+import { type ProbeAddress, ProbeConfigError, type ProbeResult } from "./probe-result.js";
+import { probeTcp } from "./probe-tcp.js";
+
+/**
+ * Probes `target` (the pod IP and the already resolved port) as `spec` says, with `spec.timeoutSeconds`
+ * (default 1) as the deadline. PostgreSQL needs `postgresCredentials` (read from the Secret by the caller);
+ * when they are missing the result is a `CredentialsMissing` failure, not an exception.
+ */
+export function probeBySpec(
+  target: ProbeAddress,
+  spec: ProbeSpec,
+  opts: { signal?: AbortSignal; postgresCredentials?: PostgresCredentials } = {},
+): Promise<ProbeResult> {
+  const timeoutMs = (spec.timeoutSeconds ?? 1) * 1000;
+  const probeOpts = opts.signal ? { timeoutMs, signal: opts.signal } : { timeoutMs };
+  switch (spec.mode) {
+    case "TCP":
+      return probeTcp(target, probeOpts);
+    case "HTTP": {
+      if (!spec.http) throw new ProbeConfigError("http", "is required when mode is HTTP");
+      const { targetPort: _port, ...config } = spec.http;
+      return probeHttp(target, config, probeOpts);
+    }
+    case "PostgreSQL": {
+      if (!spec.postgreSQL) throw new ProbeConfigError("postgreSQL", "is required when mode is PostgreSQL");
+      if (!opts.postgresCredentials)
+        return Promise.resolve({
+          ok: false,
+          reason: "CredentialsMissing",
+          message: "no credentials for the PostgreSQL probe",
+          durationMs: 0,
+        });
+      const { dbName, query } = spec.postgreSQL;
+      return probePostgres(
+        target,
+        {
+          ...(dbName !== undefined ? { dbName } : {}),
+          ...(query !== undefined ? { query } : {}),
+          credentials: opts.postgresCredentials,
+        },
+        probeOpts,
+      );
+    }
+    default:
+      throw new ProbeConfigError("mode", `must be TCP, HTTP or PostgreSQL, got ${String(spec.mode)}`);
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * Runs probes on a schedule and reports threshold transitions — the timing loop, kept apart from one step
+ * (`runOnce`) as in the kubelet prober, so tests drive the step directly and the loop with an injected clock.
+ *
+ * Timing: a target's first probe runs `initialDelayMs` after `upsert` plus a random part of one period (so
+ * targets added together spread out, like the kubelet's worker start), then every `periodMs` on a fixed grid
+ * (a slow probe never shifts the grid). When a slot comes while the previous probe of the target is still
+ * running or waiting for a concurrency slot, that slot is skipped: at most one probe per target at a time.
+ */
+import { type Clock, systemClock, type TimerHandle } from "./clock.js";
+import type { ProbeResult } from "./probe-result.js";
+import {
+  initialThresholdState,
+  nextThresholdState,
+  seededThresholdState,
+  type ThresholdState,
+} from "./threshold.js";
+
+/** A target to probe; `probe` is the caller's payload handed back to `run` (address + probe config). */
+export interface ScheduledTarget<P = unknown> {
+  id: string;
+  /** Delay before the first probe, counted from `upsert` (callers subtract time already elapsed). */
+  initialDelayMs: number;
+  periodMs: number;
+  successThreshold: number;
+  failureThreshold: number;
+  /** Start from this state instead of failing (e.g. what was published before a restart). */
+  seed?: { passing: boolean };
+  probe: P;
+}
+
+/** The observable state of a target: threshold state plus the last result, if any. */
+export interface TargetState extends ThresholdState {
+  lastResult?: ProbeResult;
+}
+
+/** When a probe was due and when it actually started (clock milliseconds), for metrics and benchmarks. */
+export interface ProbeTiming {
+  scheduledAt: number;
+  startedAt: number;
+}
+
+/** Construction options; `run` must resolve (a failing target is a result) and should honour `signal`. */
+export interface ProbeSchedulerOptions<P> {
+  maxConcurrent: number;
+  run: (target: ScheduledTarget<P>, signal: AbortSignal) => Promise<ProbeResult>;
+  /** Called when a target's `passing` flips — and only then. */
+  onTransition: (id: string, state: TargetState) => void;
+  /** Called after every probe (metrics). */
+  onResult?: (id: string, result: ProbeResult, timing: ProbeTiming) => void;
+  clock?: Clock;
+  /** Uniform [0, 1) source for the start jitter. */
+  random?: () => number;
+  /** Aborting it stops the scheduler, like `stop()`. */
+  signal?: AbortSignal;
+}
+
+interface Entry<P> {
+  target: ScheduledTarget<P>;
+  state: ThresholdState;
+  lastResult?: ProbeResult;
+  timer?: TimerHandle;
+  nextAt: number;
+  queuedAt: number | undefined;
+  inFlight: AbortController | undefined;
+}
+
+/** Schedules probes for many targets under a global concurrency cap; see the file comment for timing. */
+export class ProbeScheduler<P = unknown> {
+  readonly #entries = new Map<string, Entry<P>>();
+  readonly #queue: string[] = [];
+  readonly #opts: ProbeSchedulerOptions<P>;
+  readonly #clock: Clock;
+  readonly #random: () => number;
+  #running = 0;
+  #stopped = false;
+
+  constructor(opts: ProbeSchedulerOptions<P>) {
+    if (!Number.isInteger(opts.maxConcurrent) || opts.maxConcurrent < 1)
+      throw new RangeError(`maxConcurrent must be an integer >= 1, got ${opts.maxConcurrent}`);
+    this.#opts = opts;
+    this.#clock = opts.clock ?? systemClock;
+    this.#random = opts.random ?? Math.random;
+    if (opts.signal?.aborted) this.stop();
+    else opts.signal?.addEventListener("abort", () => this.stop(), { once: true });
+  }
+
+  /** Adds a target, or replaces the one with the same id keeping its threshold state and last result. */
+  upsert(target: ScheduledTarget<P>): void {
+    if (this.#stopped) return;
+    if (!(target.periodMs > 0)) throw new RangeError(`target ${target.id}: periodMs must be > 0`);
+    const now = this.#clock.now();
+    const existing = this.#entries.get(target.id);
+    if (existing) {
+      const periodChanged = existing.target.periodMs !== target.periodMs;
+      existing.target = target;
+      if (periodChanged) this.#arm(existing, now + this.#random() * target.periodMs);
+      return;
+    }
+    const entry: Entry<P> = {
+      target,
+      state: target.seed ? seededThresholdState(target.seed.passing) : initialThresholdState(),
+      nextAt: 0,
+      queuedAt: undefined,
+      inFlight: undefined,
+    };
+    this.#entries.set(target.id, entry);
+    this.#arm(entry, now + Math.max(0, target.initialDelayMs) + this.#random() * target.periodMs);
+  }
+
+  /** Forgets a target: its timer is cleared and an in-flight probe is aborted and its result ignored. */
+  remove(id: string): void {
+    const entry = this.#entries.get(id);
+    if (!entry) return;
+    this.#entries.delete(id);
+    if (entry.timer !== undefined) this.#clock.clearTimeout(entry.timer);
+    entry.inFlight?.abort();
+  }
+
+  /** Stops everything: timers cleared, in-flight probes aborted, later `upsert` calls ignored. */
+  stop(): void {
+    this.#stopped = true;
+    for (const id of [...this.#entries.keys()]) this.remove(id);
+    this.#queue.length = 0;
+  }
+
+  /** The current state of a target, or undefined when unknown. */
+  state(id: string): TargetState | undefined {
+    const entry = this.#entries.get(id);
+    if (!entry) return undefined;
+    return entry.lastResult ? { ...entry.state, lastResult: entry.lastResult } : { ...entry.state };
+  }
+
+  /** Ids of all targets. */
+  ids(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  /** Probes currently running. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /**
+   * One step: probes target `id` now (ignoring the concurrency cap), applies the result to its threshold state
+   * and reports a transition. Returns the new state, or undefined when the target is unknown, already being
+   * probed, or was removed while the probe ran.
+   */
+  async runOnce(id: string, scheduledAt?: number): Promise<TargetState | undefined> {
+    const entry = this.#entries.get(id);
+    if (!entry || entry.inFlight) return undefined;
+    const controller = new AbortController();
+    entry.inFlight = controller;
+    this.#running++;
+    const startedAt = this.#clock.now();
+    let result: ProbeResult;
+    try {
+      result = await this.#opts.run(entry.target, controller.signal);
+    } catch (err) {
+      // `run` broke its contract; still a failed probe rather than a dead scheduler.
+      result = {
+        ok: false,
+        reason: "Error",
+        message: `probe threw: ${(err as Error).message}`,
+        durationMs: 0,
+      };
+    } finally {
+      entry.inFlight = undefined;
+      this.#running--;
+    }
+    if (this.#entries.get(id) !== entry) {
+      this.#pump();
+      return undefined;
+    }
+    const before = entry.state;
+    entry.state = nextThresholdState(before, result.ok, entry.target);
+    entry.lastResult = result;
+    const state = this.state(id) as TargetState;
+    this.#opts.onResult?.(id, result, { scheduledAt: scheduledAt ?? startedAt, startedAt });
+    if (entry.state.passing !== before.passing) this.#opts.onTransition(id, state);
+    this.#pump();
+    return state;
+  }
+
+  #arm(entry: Entry<P>, at: number): void {
+    if (entry.timer !== undefined) this.#clock.clearTimeout(entry.timer);
+    entry.nextAt = at;
+    entry.timer = this.#clock.setTimeout(() => this.#due(entry), Math.max(0, at - this.#clock.now()));
+  }
+
+  #due(entry: Entry<P>): void {
+    const id = entry.target.id;
+    if (this.#entries.get(id) !== entry) return;
+    const scheduledAt = entry.nextAt;
+    this.#arm(entry, scheduledAt + entry.target.periodMs);
+    if (entry.inFlight || entry.queuedAt !== undefined) return; // previous probe still running: skip this slot
+    entry.queuedAt = scheduledAt;
+    this.#queue.push(id);
+    this.#pump();
+  }
+
+  #pump(): void {
+    while (this.#running < this.#opts.maxConcurrent && this.#queue.length > 0) {
+      const id = this.#queue.shift() as string;
+      const entry = this.#entries.get(id);
+      if (!entry || entry.queuedAt === undefined) continue;
+      const scheduledAt = entry.queuedAt;
+      entry.queuedAt = undefined;
+      void this.runOnce(id, scheduledAt);
+    }
+  }
+}
