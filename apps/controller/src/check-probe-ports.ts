@@ -1,0 +1,31 @@
+/**
+ * Static check of an SWH's probes against its Service ports (SPEC §3.1): a probe whose numeric target port no
+ * Service port sends traffic to gates nothing, which is almost always a mistake. Named ports resolve per pod,
+ * so they can only be judged by the agents (they report `PortNotFound`).
+ */
+import type { ServiceWithHealthchecksSpec } from "@swh/crd-types";
+
+/** One message per probe that targets a port no Service port uses; empty when all are fine. */
+export function checkProbePorts(spec: Readonly<ServiceWithHealthchecksSpec>): string[] {
+  const ports = spec.ports ?? [];
+  const anyNamedTarget = ports.some((p) => typeof p.targetPort === "string" && p.targetPort !== "");
+  const used = new Set<number>();
+  const usedNames = new Set<string>();
+  for (const port of ports) {
+    const target = port.targetPort;
+    if (typeof target === "number") used.add(target);
+    else if (target === undefined || target === "") used.add(port.port);
+    else usedNames.add(target);
+  }
+  const problems: string[] = [];
+  (spec.healthcheck?.probes ?? []).forEach((probe, index) => {
+    const target = probe.tcp?.targetPort ?? probe.http?.targetPort ?? probe.postgreSQL?.targetPort;
+    if (typeof target !== "number") return;
+    // A named Service targetPort may resolve to this number on some pods.
+    if (used.has(target) || anyNamedTarget) return;
+    problems.push(
+      `spec.healthcheck.probes[${index}] (${probe.mode}) targets port ${target}, which no Service port sends traffic to`,
+    );
+  });
+  return problems;
+}

@@ -1,0 +1,163 @@
+/**
+ * The SWH status (SPEC §2.3), computed from facts the controller has: how the child Service sync went, the
+ * Service itself, the slices the agents wrote and which agents stopped renewing their heartbeat. Pure; the
+ * result is equal to the stored status when nothing changed, which is how the controller avoids writes.
+ */
+import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
+import {
+  CONDITION_TYPES,
+  type Condition,
+  type LoadBalancerStatus,
+  type ServiceWithHealthchecks,
+  type ServiceWithHealthchecksStatus,
+} from "@swh/crd-types";
+import { checkProbePorts } from "./check-probe-ports.js";
+import { type ConditionInput, withTransitionTimes } from "./conditions.js";
+import { sameJson } from "./same-json.js";
+import { DEFAULT_MAX_LISTED_ENDPOINTS, summarizeEndpoints } from "./summarize-endpoints.js";
+import type { Timestamp } from "./time.js";
+
+/** Condition type reporting agents whose heartbeat Lease went stale on nodes that publish this SWH. */
+export const CONDITION_AGENTS_REPORTING = "AgentsReporting";
+
+/** The status this controller writes: the shared shape plus the printer-column text (`3/4`). */
+export type ControllerStatus = ServiceWithHealthchecksStatus & { readySummary?: string };
+
+/** How the child Service sync ended. */
+export type ServiceSyncOutcome = { ready: true } | { ready: false; reason: string; message: string };
+
+/** Everything `computeStatus` needs. */
+export interface StatusInput {
+  swh: Readonly<ServiceWithHealthchecks>;
+  sync: ServiceSyncOutcome;
+  /** The child Service when it is ours (undefined when missing or foreign: nothing is mirrored then). */
+  service: Readonly<V1Service> | undefined;
+  /** The SWH's slices (label service-name, managed by us, owned by this SWH). */
+  slices: readonly Readonly<V1EndpointSlice>[];
+  /** Nodes whose agent heartbeat is stale. */
+  staleNodes: ReadonlySet<string>;
+  now: Timestamp;
+  maxListedEndpoints?: number;
+}
+
+/** Computes the full status; conditions keep their `lastTransitionTime` while their status is unchanged. */
+export function computeStatus(input: StatusInput): ControllerStatus {
+  const { swh, sync, service } = input;
+  const view = summarizeEndpoints(
+    input.slices,
+    swh.spec.ports ?? [],
+    input.maxListedEndpoints ?? DEFAULT_MAX_LISTED_ENDPOINTS,
+  );
+  const generation = swh.metadata.generation;
+
+  const serviceReady: ConditionInput = sync.ready
+    ? {
+        type: CONDITION_TYPES.serviceReady,
+        status: "True",
+        reason: "Synced",
+        message: "child Service is in sync",
+      }
+    : { type: CONDITION_TYPES.serviceReady, status: "False", reason: sync.reason, message: sync.message };
+
+  const probeProblems = [...checkProbePorts(swh.spec), ...view.configurationProblems];
+  const probesValid: ConditionInput =
+    probeProblems.length === 0
+      ? {
+          type: CONDITION_TYPES.probesValid,
+          status: "True",
+          reason: "Valid",
+          message: "all probes are usable",
+        }
+      : {
+          type: CONDITION_TYPES.probesValid,
+          status: "False",
+          reason: "InvalidProbes",
+          message: probeProblems.join("; "),
+        };
+
+  const { endpoints, ports } = view;
+  const portText = ports.map((p) => `${p.name ?? p.port} ${p.readyEndpoints}/${p.totalEndpoints}`).join(", ");
+  let ready: ConditionInput;
+  if (!sync.ready) {
+    ready = {
+      type: CONDITION_TYPES.ready,
+      status: "False",
+      reason: "ServiceNotReady",
+      message: sync.message,
+    };
+  } else if (endpoints.total === 0) {
+    ready = {
+      type: CONDITION_TYPES.ready,
+      status: "False",
+      reason: "NoEndpoints",
+      message: "no endpoints are published",
+    };
+  } else if (endpoints.ready < endpoints.total - endpoints.terminating || endpoints.ready === 0) {
+    ready = {
+      type: CONDITION_TYPES.ready,
+      status: "False",
+      reason: "EndpointsNotReady",
+      message: `${endpoints.ready}/${endpoints.total} endpoints ready (ports: ${portText})`,
+    };
+  } else {
+    ready = {
+      type: CONDITION_TYPES.ready,
+      status: "True",
+      reason: "EndpointsReady",
+      message: `${endpoints.ready}/${endpoints.total} endpoints ready (ports: ${portText})`,
+    };
+  }
+
+  const stale = view.nodes.filter((node) => input.staleNodes.has(node));
+  const agents: ConditionInput =
+    stale.length === 0
+      ? {
+          type: CONDITION_AGENTS_REPORTING,
+          status: "True",
+          reason: "HeartbeatsFresh",
+          message: "agents of all publishing nodes are renewing their heartbeat",
+        }
+      : {
+          type: CONDITION_AGENTS_REPORTING,
+          status: "False",
+          reason: "AgentHeartbeatStale",
+          message: `agent heartbeat stale on node(s) ${stale.join(", ")}; their endpoints are kept as last published`,
+        };
+
+  const conditions = withTransitionTimes(
+    swh.status?.conditions,
+    [ready, serviceReady, { ...serviceReady, type: CONDITION_TYPES.childServiceReady }, probesValid, agents],
+    input.now,
+    generation,
+  );
+
+  const status: ControllerStatus = {
+    conditions,
+    ports,
+    endpoints,
+    readySummary: `${endpoints.ready}/${endpoints.total}`,
+  };
+  if (generation !== undefined) status.observedGeneration = generation;
+  if (service?.spec?.clusterIP) status.clusterIP = service.spec.clusterIP;
+  if (service?.spec?.clusterIPs && service.spec.clusterIPs.length > 0)
+    status.clusterIPs = [...service.spec.clusterIPs];
+  const loadBalancer = service?.status?.loadBalancer as LoadBalancerStatus | undefined;
+  if (loadBalancer?.ingress && loadBalancer.ingress.length > 0)
+    status.loadBalancer = structuredClone(loadBalancer);
+  return status;
+}
+
+/** True when writing `next` would change nothing in `stored` (absent and empty values count as equal). */
+export function sameStatus(
+  stored: Readonly<ControllerStatus> | undefined,
+  next: Readonly<ControllerStatus>,
+): boolean {
+  return sameJson(stored ?? {}, next);
+}
+
+/** Conditions of a stored status, for change detection. */
+export function conditionsOf(
+  status: Readonly<ServiceWithHealthchecksStatus> | undefined,
+): readonly Condition[] {
+  return status?.conditions ?? [];
+}

@@ -1,0 +1,160 @@
+/**
+ * Turns the EndpointSlices the agents wrote for one SWH into what status shows: per Service port the ready and
+ * total endpoint counts, and per endpoint (a pod; a dual-stack pod is one endpoint with two addresses) whether
+ * each port serves and, when not, the failing probe the agent reported. Pure.
+ */
+import type { V1EndpointSlice } from "@kubernetes/client-node";
+import type {
+  EndpointPortStatus,
+  EndpointStatus,
+  EndpointsSummary,
+  PortStatus,
+  ServicePort,
+} from "@swh/crd-types";
+import { parseEndpointReasons } from "./endpoint-reasons.js";
+
+/** Default bound of `status.endpoints.list`: enough to see what fails, small enough for any object size. */
+export const DEFAULT_MAX_LISTED_ENDPOINTS = 50;
+
+/** Reasons an agent reports that mean the probe configuration, not the pod, is wrong. */
+export const CONFIGURATION_REASONS: ReadonlySet<string> = new Set([
+  "CredentialsMissing",
+  "CredentialsInvalid",
+  "PortNotFound",
+]);
+
+/** Per-port counts, the endpoint summary, the nodes that published endpoints, configuration problems seen. */
+export interface EndpointsView {
+  ports: PortStatus[];
+  endpoints: EndpointsSummary;
+  nodes: string[];
+  configurationProblems: string[];
+}
+
+interface PodEntry {
+  pod: string;
+  node: string;
+  addresses: string[];
+  terminating: boolean;
+  ports: Map<string, EndpointPortStatus>;
+}
+
+/**
+ * Summarizes `slices` (all belonging to one SWH) against the SWH's Service `ports`. An endpoint whose `ready`
+ * condition is missing counts as ready (EndpointSlice API semantics). The list holds at most `maxListed`
+ * endpoints, not-ready ones first, then by pod name; `truncated` says when some were left out.
+ */
+export function summarizeEndpoints(
+  slices: readonly Readonly<V1EndpointSlice>[],
+  ports: readonly Readonly<ServicePort>[],
+  maxListed: number = DEFAULT_MAX_LISTED_ENDPOINTS,
+): EndpointsView {
+  const pods = new Map<string, PodEntry>();
+  const perPort = new Map<string, Map<string, boolean>>();
+  const nodes = new Set<string>();
+  const problems = new Set<string>();
+
+  for (const slice of slices) {
+    const slicePort = slice.ports?.[0];
+    const portName = slicePort?.name ?? "";
+    const reasons = parseEndpointReasons(slice.metadata?.annotations);
+    for (const endpoint of slice.endpoints ?? []) {
+      const address = endpoint.addresses[0];
+      if (address === undefined) continue;
+      const key = endpoint.targetRef?.uid ?? endpoint.targetRef?.name ?? address;
+      const ready = endpoint.conditions?.ready ?? true;
+      const terminating = endpoint.conditions?.terminating ?? false;
+      const node = endpoint.nodeName ?? "";
+      if (node !== "") nodes.add(node);
+
+      const portReady = perPort.get(portName) ?? new Map<string, boolean>();
+      perPort.set(portName, portReady);
+      portReady.set(key, (portReady.get(key) ?? true) && ready);
+
+      const entry = pods.get(key) ?? {
+        pod: endpoint.targetRef?.name ?? "",
+        node,
+        addresses: [],
+        terminating: false,
+        ports: new Map<string, EndpointPortStatus>(),
+      };
+      pods.set(key, entry);
+      if (!entry.addresses.includes(address)) entry.addresses.push(address);
+      entry.terminating ||= terminating;
+
+      const reason = ready ? undefined : reasons.get(address);
+      if (reason !== undefined && CONFIGURATION_REASONS.has(reason.reason)) {
+        problems.add(
+          `${reason.probe ?? "a probe"}: ${reason.reason}${reason.message ? ` (${reason.message})` : ""}`,
+        );
+      }
+      const previous = entry.ports.get(portName);
+      if (previous === undefined || (previous.ready && !ready)) {
+        const status: EndpointPortStatus = {
+          port: slicePort?.port ?? 0,
+          ready: previous === undefined ? ready : false,
+        };
+        if (portName !== "") status.name = portName;
+        if (reason?.probe !== undefined) status.failingProbe = reason.probe;
+        if (reason !== undefined) status.reason = reason.reason;
+        if (reason?.message !== undefined) status.message = reason.message;
+        entry.ports.set(portName, status);
+      }
+    }
+  }
+
+  const portStatuses: PortStatus[] = ports.map((port) => {
+    const counts = perPort.get(port.name ?? "") ?? new Map<string, boolean>();
+    const status: PortStatus = {
+      port: port.port,
+      readyEndpoints: [...counts.values()].filter(Boolean).length,
+      totalEndpoints: counts.size,
+    };
+    if (port.name !== undefined && port.name !== "") status.name = port.name;
+    return status;
+  });
+
+  const entries = [...pods.values()];
+  const isReady = (e: PodEntry) => !e.terminating && [...e.ports.values()].every((p) => p.ready);
+  const terminating = entries.filter((e) => e.terminating).length;
+  const ready = entries.filter(isReady).length;
+  const listed = entries
+    .sort(
+      (a, b) =>
+        Number(isReady(a)) - Number(isReady(b)) || a.pod.localeCompare(b.pod) || compareAddresses(a, b),
+    )
+    .slice(0, Math.max(0, maxListed))
+    .map(toEndpointStatus);
+
+  return {
+    ports: portStatuses,
+    endpoints: {
+      total: entries.length,
+      ready,
+      notReady: entries.length - ready - terminating,
+      terminating,
+      truncated: entries.length > listed.length,
+      list: listed,
+    },
+    nodes: [...nodes].sort(),
+    configurationProblems: [...problems].sort(),
+  };
+}
+
+function compareAddresses(a: PodEntry, b: PodEntry): number {
+  return (a.addresses[0] ?? "").localeCompare(b.addresses[0] ?? "");
+}
+
+function toEndpointStatus(entry: PodEntry): EndpointStatus {
+  const addresses = [...entry.addresses].sort(
+    (x, y) => Number(x.includes(":")) - Number(y.includes(":")) || x.localeCompare(y),
+  );
+  return {
+    pod: entry.pod,
+    node: entry.node,
+    address: addresses[0] ?? "",
+    ports: [...entry.ports.values()].sort(
+      (a, b) => (a.name ?? "").localeCompare(b.name ?? "") || a.port - b.port,
+    ),
+  };
+}

@@ -1,0 +1,211 @@
+import { describe, expect, it } from "vitest";
+import {
+  computeStatus,
+  type ServiceSyncOutcome,
+  type StatusInput,
+  sameStatus,
+} from "../src/compute-status.js";
+import { conditionChanges } from "../src/conditions.js";
+import { aSlice, aStoredService, aSwh } from "./builders.js";
+
+const T0 = "2026-12-02T10:00:00Z";
+const T1 = "2026-12-02T10:05:00Z";
+const synced: ServiceSyncOutcome = { ready: true };
+
+function status(input: Partial<StatusInput>) {
+  return computeStatus({
+    swh: aSwh(),
+    sync: synced,
+    service: aStoredService(),
+    slices: [],
+    staleNodes: new Set(),
+    now: T0,
+    ...input,
+  });
+}
+const condition = (s: ReturnType<typeof status>, type: string) => s.conditions?.find((c) => c.type === type);
+
+describe("computeStatus", () => {
+  const twoPorts = aSwh({
+    ports: [
+      { name: "http", port: 80, targetPort: 8080 },
+      { name: "db", port: 5432, targetPort: 5432 },
+    ],
+  });
+
+  it("counts ready and total endpoints per Service port from the slices", () => {
+    const s = status({
+      swh: twoPorts,
+      slices: [
+        aSlice({
+          port: { name: "http", port: 8080 },
+          endpoints: [
+            { address: "10.244.1.1", pod: "a" },
+            { address: "10.244.1.2", pod: "b" },
+          ],
+        }),
+        aSlice({
+          port: { name: "db", port: 5432 },
+          endpoints: [
+            { address: "10.244.1.1", pod: "a" },
+            { address: "10.244.1.2", pod: "b", ready: false },
+          ],
+          reasons: {
+            "10.244.1.2": { probe: "PostgreSQL :5432", reason: "QueryFalse", message: "returned f" },
+          },
+        }),
+      ],
+    });
+    expect(s.ports).toEqual([
+      { name: "http", port: 80, readyEndpoints: 2, totalEndpoints: 2 },
+      { name: "db", port: 5432, readyEndpoints: 1, totalEndpoints: 2 },
+    ]);
+    expect(s.readySummary).toBe("1/2");
+    expect(s.endpoints).toMatchObject({ total: 2, ready: 1, notReady: 1, terminating: 0, truncated: false });
+    expect(s.endpoints?.list[0]).toEqual({
+      pod: "b",
+      node: "n1",
+      address: "10.244.1.2",
+      ports: [
+        {
+          name: "db",
+          port: 5432,
+          ready: false,
+          failingProbe: "PostgreSQL :5432",
+          reason: "QueryFalse",
+          message: "returned f",
+        },
+        { name: "http", port: 8080, ready: true },
+      ],
+    });
+    expect(condition(s, "Ready")).toMatchObject({
+      status: "False",
+      reason: "EndpointsNotReady",
+      observedGeneration: 3,
+    });
+  });
+
+  it("counts a dual-stack pod once and lists its IPv4 address", () => {
+    const s = status({
+      slices: [
+        aSlice({ name: "v4", endpoints: [{ address: "10.244.1.1", pod: "a" }] }),
+        aSlice({ name: "v6", endpoints: [{ address: "fd00:10:244::1", pod: "a" }] }),
+      ],
+    });
+    expect(s.endpoints).toMatchObject({ total: 1, ready: 1 });
+    expect(s.endpoints?.list[0]?.address).toBe("10.244.1.1");
+    expect(condition(s, "Ready")).toMatchObject({ status: "True", reason: "EndpointsReady" });
+  });
+
+  it("bounds the endpoint list and lists failing endpoints first", () => {
+    const endpoints = Array.from({ length: 60 }, (_, i) => ({
+      address: `10.244.2.${i}`,
+      pod: `p${String(i).padStart(2, "0")}`,
+      ready: i !== 42,
+    }));
+    const s = status({ slices: [aSlice({ endpoints })], maxListedEndpoints: 50 });
+    expect(s.endpoints?.list).toHaveLength(50);
+    expect(s.endpoints?.truncated).toBe(true);
+    expect(s.endpoints?.list[0]?.pod).toBe("p42");
+    expect(s.readySummary).toBe("59/60");
+  });
+
+  it("counts terminating endpoints apart", () => {
+    const s = status({
+      slices: [
+        aSlice({
+          endpoints: [{ address: "10.244.1.1" }, { address: "10.244.1.2", ready: false, terminating: true }],
+        }),
+      ],
+    });
+    expect(s.endpoints).toMatchObject({ total: 2, ready: 1, notReady: 0, terminating: 1 });
+    expect(condition(s, "Ready")?.status).toBe("True");
+  });
+
+  it("is not Ready without endpoints", () => {
+    expect(condition(status({}), "Ready")).toMatchObject({ status: "False", reason: "NoEndpoints" });
+  });
+
+  it("reports a Service conflict in ServiceReady, its alias and Ready, and mirrors nothing", () => {
+    const s = status({
+      sync: { ready: false, reason: "ServiceOwnedByOther", message: "owned by X" },
+      service: undefined,
+    });
+    for (const type of ["ServiceReady", "ChildServiceReady"]) {
+      expect(condition(s, type)).toMatchObject({
+        status: "False",
+        reason: "ServiceOwnedByOther",
+        message: "owned by X",
+      });
+    }
+    expect(condition(s, "Ready")).toMatchObject({ status: "False", reason: "ServiceNotReady" });
+    expect(s.clusterIP).toBeUndefined();
+  });
+
+  it("mirrors cluster IPs and the load balancer of the child Service", () => {
+    const service = {
+      ...aStoredService({ clusterIPs: ["10.96.0.10", "fd00::10"] }),
+      status: { loadBalancer: { ingress: [{ ip: "192.0.2.7" }] } },
+    };
+    const s = status({ service });
+    expect(s.clusterIP).toBe("10.96.0.10");
+    expect(s.clusterIPs).toEqual(["10.96.0.10", "fd00::10"]);
+    expect(s.loadBalancer).toEqual({ ingress: [{ ip: "192.0.2.7" }] });
+  });
+
+  it("reports probes on ports no Service port uses and configuration reasons from agents", () => {
+    const swh = aSwh({ healthcheck: { probes: [{ mode: "TCP", tcp: { targetPort: 9999 } }] } });
+    const slice = aSlice({
+      endpoints: [{ address: "10.244.1.1", ready: false }],
+      reasons: {
+        "10.244.1.1": {
+          probe: "PostgreSQL :5432",
+          reason: "CredentialsMissing",
+          message: "Secret db-auth not found",
+        },
+      },
+    });
+    const message = condition(status({ swh, slices: [slice] }), "ProbesValid")?.message;
+    expect(message).toContain("probes[0] (TCP) targets port 9999");
+    expect(message).toContain("CredentialsMissing (Secret db-auth not found)");
+    expect(condition(status({}), "ProbesValid")?.status).toBe("True");
+  });
+
+  it("reports a stale agent heartbeat only for nodes that publish this SWH", () => {
+    const slices = [aSlice({ endpoints: [{ address: "10.244.1.1", node: "n1" }] })];
+    expect(condition(status({ slices, staleNodes: new Set(["n2"]) }), "AgentsReporting")?.status).toBe(
+      "True",
+    );
+    expect(condition(status({ slices, staleNodes: new Set(["n1"]) }), "AgentsReporting")).toMatchObject({
+      status: "False",
+      reason: "AgentHeartbeatStale",
+    });
+  });
+
+  it("keeps lastTransitionTime while a condition's status holds and equals the stored status (no write)", () => {
+    const slices = [aSlice({ endpoints: [{ address: "10.244.1.1" }] })];
+    const first = status({ slices });
+    const stored = aSwh({}, {}, first);
+    const again = status({ swh: stored, slices, now: T1 });
+    expect(sameStatus(first, again)).toBe(true);
+    expect(condition(again, "Ready")?.lastTransitionTime).toBe(T0);
+
+    const failing = status({
+      swh: stored,
+      slices: [aSlice({ endpoints: [{ address: "10.244.1.1", ready: false }] })],
+      now: T1,
+    });
+    expect(sameStatus(first, failing)).toBe(false);
+    expect(condition(failing, "Ready")?.lastTransitionTime).toBe(T1);
+    expect(condition(failing, "ServiceReady")?.lastTransitionTime).toBe(T0);
+    expect(conditionChanges(first.conditions, failing.conditions ?? [])).toEqual([
+      {
+        type: "Ready",
+        from: "True",
+        to: "False",
+        reason: "EndpointsNotReady",
+        message: expect.stringContaining("0/1"),
+      },
+    ]);
+  });
+});
