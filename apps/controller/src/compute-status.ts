@@ -14,14 +14,19 @@ import {
 import { checkProbePorts } from "./check-probe-ports.js";
 import { type ConditionInput, withTransitionTimes } from "./conditions.js";
 import { sameJson } from "./same-json.js";
+import { externalIPSummary, portsSummary } from "./service-summaries.js";
 import { DEFAULT_MAX_LISTED_ENDPOINTS, summarizeEndpoints } from "./summarize-endpoints.js";
 import type { Timestamp } from "./time.js";
 
 /** Condition type reporting agents whose heartbeat Lease went stale on nodes that publish this SWH. */
 export const CONDITION_AGENTS_REPORTING = "AgentsReporting";
 
-/** The status this controller writes: the shared shape plus the printer-column text (`3/4`). */
-export type ControllerStatus = ServiceWithHealthchecksStatus & { readySummary?: string };
+/** The status this controller writes: the shared shape plus the printer-column texts. */
+export type ControllerStatus = ServiceWithHealthchecksStatus & {
+  readySummary?: string;
+  portsSummary?: string;
+  externalIPSummary?: string;
+};
 
 /** How the child Service sync ended. */
 export type ServiceSyncOutcome = { ready: true } | { ready: false; reason: string; message: string };
@@ -135,7 +140,9 @@ export function computeStatus(input: StatusInput): ControllerStatus {
     conditions,
     ports,
     endpoints,
-    readySummary: `${endpoints.ready}/${endpoints.total}`,
+    readySummary: `${sum(ports.map((p) => p.readyEndpoints))}/${sum(ports.map((p) => p.totalEndpoints))}`,
+    portsSummary: portsSummary(service),
+    externalIPSummary: externalIPSummary(service),
   };
   if (generation !== undefined) status.observedGeneration = generation;
   if (service?.spec?.clusterIP) status.clusterIP = service.spec.clusterIP;
@@ -160,4 +167,8 @@ export function conditionsOf(
   status: Readonly<ServiceWithHealthchecksStatus> | undefined,
 ): readonly Condition[] {
   return status?.conditions ?? [];
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
 }

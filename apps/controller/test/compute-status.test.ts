@@ -60,7 +60,7 @@ describe("computeStatus", () => {
       { name: "http", port: 80, readyEndpoints: 2, totalEndpoints: 2 },
       { name: "db", port: 5432, readyEndpoints: 1, totalEndpoints: 2 },
     ]);
-    expect(s.readySummary).toBe("1/2");
+    expect(s.readySummary).toBe("3/4"); // endpoint-ports: http 2/2 + db 1/2
     expect(s.endpoints).toMatchObject({ total: 2, ready: 1, notReady: 1, terminating: 0, truncated: false });
     expect(s.endpoints?.list[0]).toEqual({
       pod: "b",
