@@ -1,0 +1,148 @@
+import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
+import { type TestCluster, testCluster, waitFor } from "@swh/testenv";
+import { Registry } from "prom-client";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createKubeMetrics, type Informer, startInformer } from "../src/index.js";
+import { memoryLogger } from "./support/quiet-logger.js";
+
+let cluster: TestCluster;
+let core: CoreV1Api;
+const stops: AbortController[] = [];
+
+beforeAll(async () => {
+  cluster = await testCluster();
+  core = cluster.kubeConfig.makeApiClient(CoreV1Api);
+});
+afterEach(() => {
+  for (const s of stops.splice(0)) s.abort();
+});
+
+type Seen = { event: string; name: string; data?: string | undefined; oldData?: string | undefined };
+
+function configMapInformer(namespace: string, opts: { labelSelector?: string } = {}) {
+  const stop = new AbortController();
+  stops.push(stop);
+  const registry = new Registry();
+  const metrics = createKubeMetrics(registry);
+  const logger = memoryLogger();
+  const informer: Informer<V1ConfigMap> = startInformer<V1ConfigMap>({
+    kubeConfig: cluster.kubeConfig,
+    name: "configmaps",
+    path: `/api/v1/namespaces/${namespace}/configmaps`,
+    list: () =>
+      core.listNamespacedConfigMap({
+        namespace,
+        ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+      }),
+    ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+    logger,
+    metrics,
+    backoff: { initialMs: 200, maxMs: 2_000 },
+    signal: stop.signal,
+  });
+  const seen: Seen[] = [];
+  informer.on("add", (o) => seen.push({ event: "add", name: o.metadata?.name ?? "", data: o.data?.v }));
+  informer.on("update", (o, old) =>
+    seen.push({ event: "update", name: o.metadata?.name ?? "", data: o.data?.v, oldData: old?.data?.v }),
+  );
+  informer.on("delete", (o) => seen.push({ event: "delete", name: o.metadata?.name ?? "", data: o.data?.v }));
+  const restarts = async () => (await metrics.watchRestarts.get()).values.reduce((n, v) => n + v.value, 0);
+  return { informer, seen, restarts, logger };
+}
+
+const cm = (name: string, v: string, labels?: Record<string, string>): V1ConfigMap => ({
+  metadata: { name, ...(labels ? { labels } : {}) },
+  data: { v },
+});
+
+describe("startInformer against a real API server", () => {
+  it("lists existing objects, then sees add, update (with the old object) and delete", async () => {
+    const namespace = await cluster.createNamespace("inf");
+    await core.createNamespacedConfigMap({ namespace, body: cm("before", "1") });
+    const { informer, seen } = configMapInformer(namespace);
+    await informer.synced();
+    expect(informer.hasSynced()).toBe(true);
+    expect(informer.get("before", namespace)?.data?.v).toBe("1");
+
+    await core.createNamespacedConfigMap({ namespace, body: cm("a", "1") });
+    await core.patchNamespacedConfigMap({
+      namespace,
+      name: "a",
+      body: [{ op: "replace", path: "/data/v", value: "2" }],
+    });
+    await core.deleteNamespacedConfigMap({ namespace, name: "a" });
+    await waitFor("delete of a seen", () => seen.some((s) => s.event === "delete" && s.name === "a"));
+
+    expect(seen.filter((s) => s.name === "a")).toEqual([
+      { event: "add", name: "a", data: "1" },
+      { event: "update", name: "a", data: "2", oldData: "1" },
+      { event: "delete", name: "a", data: "2" },
+    ]);
+    expect(informer.get("a", namespace)).toBeUndefined();
+    expect(informer.list().map((o) => o.metadata?.name)).toEqual(["before"]);
+  });
+
+  it("hands out frozen objects: a handler cannot change the cache", async () => {
+    const namespace = await cluster.createNamespace("inf");
+    await core.createNamespacedConfigMap({ namespace, body: cm("x", "1") });
+    const { informer } = configMapInformer(namespace);
+    await informer.synced();
+    const obj = informer.get("x", namespace) as V1ConfigMap;
+    expect(() => {
+      (obj.data as Record<string, string>).v = "changed";
+    }).toThrow(TypeError);
+    expect(informer.get("x", namespace)?.data?.v).toBe("1");
+  });
+
+  it("applies the label selector to the list and the watch", async () => {
+    const namespace = await cluster.createNamespace("inf");
+    await core.createNamespacedConfigMap({ namespace, body: cm("mine-1", "1", { team: "swh" }) });
+    await core.createNamespacedConfigMap({ namespace, body: cm("other-1", "1", { team: "other" }) });
+    const { informer, seen } = configMapInformer(namespace, { labelSelector: "team=swh" });
+    await informer.synced();
+    await core.createNamespacedConfigMap({ namespace, body: cm("other-2", "1", { team: "other" }) });
+    await core.createNamespacedConfigMap({ namespace, body: cm("mine-2", "1", { team: "swh" }) });
+    await waitFor("mine-2 seen", () => informer.get("mine-2", namespace));
+    expect(seen.map((s) => s.name).sort()).toEqual(["mine-1", "mine-2"]);
+  });
+
+  it("survives an API server restart and sees changes made after it", async () => {
+    const namespace = await cluster.createNamespace("inf");
+    await core.createNamespacedConfigMap({ namespace, body: cm("kept", "1") });
+    await core.createNamespacedConfigMap({ namespace, body: cm("doomed", "1") });
+    const { informer, seen, restarts, logger } = configMapInformer(namespace);
+    await informer.synced();
+
+    await cluster.restartApiServer();
+
+    // Everything below happens only after the restart: the informer must have re-established its watch.
+    await waitFor("API server answers again", () =>
+      core.listNamespacedConfigMap({ namespace }).then(() => true),
+    );
+    await core.patchNamespacedConfigMap({
+      namespace,
+      name: "kept",
+      body: [{ op: "replace", path: "/data/v", value: "2" }],
+    });
+    await core.createNamespacedConfigMap({ namespace, body: cm("after", "1") });
+    await core.deleteNamespacedConfigMap({ namespace, name: "doomed" });
+
+    await waitFor(
+      "changes after the restart seen",
+      () =>
+        informer.get("kept", namespace)?.data?.v === "2" &&
+        informer.get("after", namespace) !== undefined &&
+        informer.get("doomed", namespace) === undefined,
+      { timeoutMs: 60_000 },
+    );
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        { event: "update", name: "kept", data: "2", oldData: "1" },
+        { event: "add", name: "after", data: "1" },
+        { event: "delete", name: "doomed", data: "1" },
+      ]),
+    );
+    expect(await restarts()).toBeGreaterThan(0);
+    expect(logger.lines.some((l) => l.msg === "informer list/watch failed; restarting")).toBe(true);
+  });
+});
