@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "../src/cli.js";
+import { closedPort, startHttpServer, startTcpServer } from "./helpers/servers.js";
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), env: {} });
+  return { code, out, err };
+}
+
+describe("swh-probe CLI", () => {
+  it("http: exit 0 and one JSON line on success", async () => {
+    const server = await startHttpServer("127.0.0.1", (_req, res) => res.end());
+    const { code, out } = await cli(
+      "http",
+      `127.0.0.1:${server.port}`,
+      "--path",
+      "/healthz",
+      "--header",
+      "X-A: 1",
+    );
+    expect(code).toBe(0);
+    expect(out).toHaveLength(1);
+    expect(JSON.parse(out[0] as string)).toMatchObject({
+      ok: true,
+      kind: "http",
+      target: `127.0.0.1:${server.port}`,
+    });
+    expect(server.requests).toMatchObject([{ url: "/healthz", headers: { "x-a": "1" } }]);
+  });
+
+  it("tcp: exit 1 with the reason when the probe fails", async () => {
+    const { code, out } = await cli("tcp", `127.0.0.1:${await closedPort("127.0.0.1")}`);
+    expect(code).toBe(1);
+    expect(JSON.parse(out[0] as string)).toMatchObject({ ok: false, reason: "ConnectionRefused" });
+  });
+
+  it("tcp: exit 0 against a listener", async () => {
+    const server = await startTcpServer("127.0.0.1");
+    expect((await cli("tcp", `127.0.0.1:${server.port}`, "--timeout", "500")).code).toBe(0);
+  });
+
+  it.each([
+    [["http"], "expected a probe kind and one address"],
+    [["udp", "1.2.3.4:5"], "unknown probe kind"],
+    [["http", "1.2.3.4"], "address must be"],
+    [["http", "example.com:80"], "host: must be an IP address"],
+    [["http", "1.2.3.4:80", "--method", "PUT"], "--method"],
+    [["postgres", "1.2.3.4:5432"], "--user is required"],
+    [["http", "1.2.3.4:80", "--bogus"], "bogus"],
+  ])("usage error for %j → exit 2", async (argv, message) => {
+    const { code, err } = await cli(...argv);
+    expect(code).toBe(2);
+    expect(err.join("\n")).toContain(message);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { ProbeConfigError, probeTcp } from "../src/index.js";
+import { closedPort, startTcpServer } from "./helpers/servers.js";
+
+const HOST = "127.0.0.1";
+
+describe("probeTcp", () => {
+  it("succeeds when the port accepts a connection and writes nothing to the application", async () => {
+    const received: Buffer[] = [];
+    let closed!: () => void;
+    const sawClose = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const server = await startTcpServer(HOST, (socket) => {
+      socket.on("data", (d) => received.push(d));
+      socket.on("close", closed);
+    });
+    const result = await probeTcp({ host: HOST, port: server.port }, { timeoutMs: 1000 });
+    expect(result).toMatchObject({ ok: true });
+    expect(result.reason).toBeUndefined();
+    await sawClose;
+    expect(server.accepted()).toBe(1);
+    expect(Buffer.concat(received).length).toBe(0);
+  });
+
+  it("reports ConnectionRefused for a closed port", async () => {
+    const result = await probeTcp({ host: HOST, port: await closedPort(HOST) }, { timeoutMs: 1000 });
+    expect(result).toMatchObject({ ok: false, reason: "ConnectionRefused" });
+    expect(result.message).toContain("ECONNREFUSED");
+  });
+
+  it("returns a cancelled result when the signal is already aborted", async () => {
+    const server = await startTcpServer(HOST);
+    const result = await probeTcp(
+      { host: HOST, port: server.port },
+      { timeoutMs: 1000, signal: AbortSignal.abort() },
+    );
+    expect(result).toMatchObject({ ok: false, reason: "Error" });
+    expect(result.message).toContain("cancelled");
+  });
+
+  it("refuses names and bad ports before connecting anywhere", () => {
+    expect(() => probeTcp({ host: "localhost", port: 80 }, { timeoutMs: 1000 })).toThrow(ProbeConfigError);
+    expect(() => probeTcp({ host: HOST, port: 0 }, { timeoutMs: 1000 })).toThrow(/port/);
+  });
+});
