@@ -1,1 +1,16 @@
-export {};
+/**
+ * @swh/slice-writer — EndpointSlices for one ServiceWithHealthchecks on one node (SPEC §4): a pure planner
+ * (`planSlices`: desired endpoint groups + existing slices → create/update/delete) and an applier
+ * (`applySlicePlan`) that performs a plan with @kubernetes/client-node, re-planning on conflicts.
+ */
+export { type PlanSlicesInput, planSlices, type SlicePlan } from "./plan-slices.js";
+export {
+  isOwnedSlice,
+  MANAGED_LABEL_KEYS,
+  nodeLabelValue,
+  portLabelValue,
+  type ServiceLabels,
+  sliceLabelSelector,
+  sliceLabels,
+} from "./slice-labels.js";
+export { MAX_SLICE_NAME_LENGTH, type SliceKey, sliceName } from "./slice-name.js";
