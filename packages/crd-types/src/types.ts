@@ -229,6 +229,12 @@ export interface LoadBalancerStatus {
 
 export interface ServiceWithHealthchecksStatus {
   observedGeneration?: number;
+  /** Ready endpoint-ports over all endpoint-ports, e.g. "3/4": the Ready printer column. */
+  readySummary?: string;
+  /** Service ports as kubectl prints them, e.g. "80/TCP,5432:30432/TCP": the Ports printer column. */
+  portsSummary?: string;
+  /** External addresses as kubectl prints them for a Service ("<none>", "<pending>", "1.2.3.4"): the External-IP column. */
+  externalIPSummary?: string;
   conditions?: Condition[];
   ports?: PortStatus[];
   endpoints?: EndpointsSummary;

@@ -1,0 +1,170 @@
+/**
+ * Schema of `spec.healthcheck` (SPEC §2.2): timing, and the probes with exactly one sub-object matching `mode`
+ * (the original module crashed on a mismatch; here the API server refuses it).
+ */
+import type { ProbeSpec } from "../types.js";
+import { targetPortSchema } from "./port-rules.js";
+import { celRule, type SchemaNode } from "./schema-node.js";
+
+/** Most probes one resource may declare. */
+export const MAX_PROBES = 32;
+/** Longest accepted delay or period: 30 hours, as in the original module. */
+export const MAX_SECONDS = 108000;
+
+const DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+const HTTP_TOKEN = "^[-!#$%&'*+.^_`|~0-9A-Za-z]+$";
+
+const positiveInt = (description: string, dflt: number): SchemaNode => ({
+  type: "integer",
+  format: "int32",
+  minimum: 1,
+  default: dflt,
+  description,
+});
+
+const tcp: SchemaNode = {
+  type: "object",
+  required: ["targetPort"],
+  description: "TCP probe: success when a connection is accepted.",
+  properties: { targetPort: targetPortSchema("tcp.targetPort") },
+};
+
+const http: SchemaNode = {
+  type: "object",
+  required: ["targetPort"],
+  description: "HTTP(S) probe against the pod IP. Redirects are never followed.",
+  properties: {
+    targetPort: targetPortSchema("http.targetPort"),
+    path: {
+      type: "string",
+      maxLength: 2048,
+      default: "/",
+      description: "Request path; must start with '/'.",
+      "x-kubernetes-validations": [
+        celRule<string>("self.startsWith('/')", "http.path must start with '/'", (p) => p.startsWith("/")),
+      ],
+    },
+    host: {
+      type: "string",
+      maxLength: 253,
+      description: "Host header and TLS server name only; the connection always goes to the pod IP.",
+    },
+    scheme: { type: "string", enum: ["HTTP", "HTTPS"], default: "HTTP", description: "Scheme." },
+    method: { type: "string", enum: ["GET", "HEAD"], default: "GET", description: "Method." },
+    httpHeaders: {
+      type: "array",
+      maxItems: 32,
+      description: "Extra request headers.",
+      items: {
+        type: "object",
+        required: ["name", "value"],
+        properties: {
+          name: { type: "string", minLength: 1, maxLength: 256, pattern: HTTP_TOKEN },
+          value: { type: "string", maxLength: 4096 },
+        },
+      },
+    },
+    insecureSkipTLSVerify: {
+      type: "boolean",
+      default: false,
+      description: "Accept any server certificate (HTTPS).",
+    },
+    caCert: {
+      type: "string",
+      maxLength: 65536,
+      description: "PEM CA bundle to verify the server certificate with (HTTPS).",
+    },
+    code: {
+      type: "array",
+      maxItems: 100,
+      description: "Accepted status codes; missing or empty means 200..399.",
+      items: { type: "integer", format: "int32", minimum: 100, maximum: 599 },
+    },
+  },
+};
+
+const postgreSQL: SchemaNode = {
+  type: "object",
+  required: ["targetPort"],
+  description: "PostgreSQL probe: success when the first column of the first row of `query` is true.",
+  properties: {
+    targetPort: targetPortSchema("postgreSQL.targetPort"),
+    dbName: { type: "string", maxLength: 63, description: "Database to connect to." },
+    query: {
+      type: "string",
+      minLength: 1,
+      maxLength: 4096,
+      default: "select 1",
+      description: "Query whose first column of the first row must be true.",
+    },
+    authSecretName: {
+      type: "string",
+      maxLength: 253,
+      pattern: DNS_SUBDOMAIN,
+      description: "Secret of type network.deckhouse.io/postgresql-credentials in the same namespace.",
+    },
+  },
+};
+
+const SUB_OBJECTS = { TCP: "tcp", HTTP: "http", PostgreSQL: "postgreSQL" } as const;
+
+function modeRule(mode: keyof typeof SUB_OBJECTS) {
+  const key = SUB_OBJECTS[mode];
+  const others = Object.values(SUB_OBJECTS).filter((k) => k !== key);
+  return celRule<ProbeSpec>(
+    `self.mode != '${mode}' || (has(self.${key}) && ${others.map((o) => `!has(self.${o})`).join(" && ")})`,
+    `mode ${mode} requires the ${key} sub-object and no other (${others.join(", ")} must not be set)`,
+    (p) => p.mode !== mode || (p[key] !== undefined && others.every((o) => p[o] === undefined)),
+  );
+}
+
+const probe: SchemaNode = {
+  type: "object",
+  required: ["mode"],
+  properties: {
+    mode: {
+      type: "string",
+      enum: ["TCP", "HTTP", "PostgreSQL"],
+      description: "Kind of probe; the sub-object of the same name must be set.",
+    },
+    timeoutSeconds: positiveInt("Seconds before one probe attempt fails.", 1),
+    successThreshold: positiveInt("Consecutive successes to start serving.", 1),
+    failureThreshold: positiveInt("Consecutive failures to stop serving.", 3),
+    tcp,
+    http,
+    postgreSQL,
+  },
+  "x-kubernetes-validations": [modeRule("TCP"), modeRule("HTTP"), modeRule("PostgreSQL")],
+};
+
+/** Schema of `spec.healthcheck`. */
+export const healthcheckSchema: SchemaNode = {
+  type: "object",
+  default: {},
+  description: "Active health checks; each Service port is gated by the probes on its target port.",
+  properties: {
+    initialDelaySeconds: {
+      type: "integer",
+      format: "int32",
+      minimum: 0,
+      maximum: MAX_SECONDS,
+      default: 10,
+      description: "Seconds after a pod became eligible (Running with an IP) before probing starts.",
+    },
+    periodSeconds: {
+      type: "integer",
+      format: "int32",
+      minimum: 1,
+      maximum: MAX_SECONDS,
+      default: 10,
+      description: "Seconds between two probes of one target.",
+    },
+    probes: {
+      type: "array",
+      maxItems: MAX_PROBES,
+      default: [],
+      description: "Probes; none means the ports follow pod readiness, like a plain Service.",
+      items: probe,
+    },
+  },
+};

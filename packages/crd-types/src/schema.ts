@@ -1,0 +1,47 @@
+/**
+ * The OpenAPI v3 schema of ServiceWithHealthchecks: the single source of truth from which `crdManifest()`,
+ * `applyDefaults()` and `validate()` follow. Split by part under `internal/` to keep files readable.
+ */
+import { healthcheckSchema } from "./internal/schema-healthcheck.js";
+import { celRule, type SchemaNode } from "./internal/schema-node.js";
+import { serviceFieldsProperties, serviceFieldsRules } from "./internal/schema-service.js";
+import { statusSchema } from "./internal/schema-status.js";
+
+export { MAX_PROBES, MAX_SECONDS } from "./internal/schema-healthcheck.js";
+export type { CelRule, SchemaNode } from "./internal/schema-node.js";
+export { MAX_PORTS } from "./internal/schema-service.js";
+
+const DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Schema of `spec`. */
+export const specSchema: SchemaNode = {
+  type: "object",
+  description: "A Service spec plus active, per-port health checks.",
+  properties: { ...serviceFieldsProperties, healthcheck: healthcheckSchema },
+  "x-kubernetes-validations": serviceFieldsRules,
+};
+
+/** Schema of the whole resource (the CRD's `openAPIV3Schema`). */
+export const serviceWithHealthchecksSchema: SchemaNode = {
+  type: "object",
+  description:
+    "A load balancer with independent, active, per-port health checks: a Service whose endpoints are published by probes.",
+  required: ["spec"],
+  properties: {
+    apiVersion: { type: "string" },
+    kind: { type: "string" },
+    metadata: { type: "object" },
+    spec: specSchema,
+    status: statusSchema,
+  },
+  "x-kubernetes-validations": [
+    {
+      ...celRule<{ metadata: { name: string } }>(
+        "size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
+        "metadata.name must be a DNS-1035 label (at most 63 lowercase letters, digits and '-', starting with a letter, ending alphanumeric) because it names the child Service",
+        (o) => o.metadata.name.length <= 63 && DNS_1035_LABEL.test(o.metadata.name),
+      ),
+      reportedPath: "metadata.name",
+    },
+  ],
+};

@@ -1,0 +1,37 @@
+/**
+ * `validate` — the API server's verdict on a ServiceWithHealthchecks, computed without an API server.
+ */
+
+import { API_VERSION, KIND } from "./constants.js";
+import { defaultBySchema } from "./internal/default-by-schema.js";
+import { type ValidationIssue, validateBySchema } from "./internal/validate-by-schema.js";
+import { serviceWithHealthchecksSchema } from "./schema.js";
+
+export type { ValidationIssue } from "./internal/validate-by-schema.js";
+
+/**
+ * Returns every reason the API server would reject `obj` as a ServiceWithHealthchecks (empty when valid), each
+ * with the field path and message the server reports (`{ path: "spec.healthcheck.probes[0].http.path", message:
+ * "http.path must start with '/'" }`). Like the server, it validates the object after defaulting; unknown fields
+ * are not errors (the server prunes them). The name rule is skipped when `metadata.name` is not set yet
+ * (`generateName`).
+ */
+export function validate(obj: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) {
+    return [{ path: "", message: "must be an object" }];
+  }
+  const { apiVersion, kind } = obj as { apiVersion?: unknown; kind?: unknown };
+  if (apiVersion !== API_VERSION) {
+    issues.push({ path: "apiVersion", message: `must be ${JSON.stringify(API_VERSION)}` });
+  }
+  if (kind !== KIND) issues.push({ path: "kind", message: `must be ${JSON.stringify(KIND)}` });
+  const defaulted = defaultBySchema(obj, serviceWithHealthchecksSchema) as Record<string, unknown>;
+  const meta = defaulted.metadata as { name?: unknown } | undefined;
+  const named = typeof meta?.name === "string";
+  const schema = named
+    ? serviceWithHealthchecksSchema
+    : { ...serviceWithHealthchecksSchema, "x-kubernetes-validations": [] };
+  validateBySchema(defaulted, schema, "", issues);
+  return issues;
+}

@@ -1,0 +1,63 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { applyDefaults, serviceWithHealthchecks, validate } from "../src/index.js";
+import { specArb } from "./support/arbitraries.js";
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+describe("properties of applyDefaults and validate", () => {
+  it("every generated valid spec validates, before and after defaulting", () => {
+    fc.assert(
+      fc.property(specArb, (spec) => {
+        expect(validate(serviceWithHealthchecks({ name: "p" }, spec))).toEqual([]);
+        expect(validate(serviceWithHealthchecks({ name: "p" }, applyDefaults(spec)))).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("never mutates its input and is idempotent", () => {
+    fc.assert(
+      fc.property(specArb, (spec) => {
+        const copy = structuredClone(spec);
+        const once = applyDefaults(deepFreeze(spec));
+        expect(spec).toEqual(copy);
+        expect(applyDefaults(once)).toEqual(once);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps every value the user set", () => {
+    fc.assert(
+      fc.property(specArb, (spec) => {
+        expect(applyDefaults(spec)).toMatchObject(spec);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("always yields the fields consumers rely on", () => {
+    fc.assert(
+      fc.property(specArb, (spec) => {
+        const d = applyDefaults(spec);
+        expect(d.type).toBeTypeOf("string");
+        expect(Array.isArray(d.ports)).toBe(true);
+        expect(d.healthcheck.periodSeconds).toBeGreaterThanOrEqual(1);
+        for (const p of d.ports) expect(p.protocol).toBeTypeOf("string");
+        for (const p of d.healthcheck.probes) {
+          expect(p.timeoutSeconds).toBeGreaterThanOrEqual(1);
+          expect(p.successThreshold).toBeGreaterThanOrEqual(1);
+          expect(p.failureThreshold).toBeGreaterThanOrEqual(1);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
