@@ -1,0 +1,74 @@
+/**
+ * The agent's own Prometheus metrics, named as deploy/METRICS.md lists them (the dashboard and alert rules
+ * read these names). Informer and queue metrics come from @swh/kube on the same registry.
+ */
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+
+export type ProbeModeLabel = "tcp" | "http" | "postgres";
+
+/** Metrics the agent updates. */
+export interface AgentMetrics {
+  buildInfo: Gauge<"component" | "version">;
+  probeResults: Counter<"mode" | "result">;
+  probeDuration: Histogram<"mode">;
+  probeTargets: Gauge;
+  endpoints: Gauge<"namespace" | "service" | "state">;
+  endpointTransitions: Counter<"namespace" | "service" | "to">;
+  sliceWrites: Counter<"action" | "result">;
+}
+
+/** Registers the agent metrics on `registry` (once per registry). */
+export function createAgentMetrics(registry: Registry, version: string): AgentMetrics {
+  const registers = [registry];
+  const metrics: AgentMetrics = {
+    buildInfo: new Gauge({
+      name: "swh_build_info",
+      help: "Always 1; identifies the app and its version.",
+      labelNames: ["component", "version"],
+      registers,
+    }),
+    probeResults: new Counter({
+      name: "swh_probe_results_total",
+      help: "Probes run, by mode and outcome (a timeout is a failure).",
+      labelNames: ["mode", "result"],
+      registers,
+    }),
+    probeDuration: new Histogram({
+      name: "swh_probe_duration_seconds",
+      help: "Time of one probe, success or failure.",
+      labelNames: ["mode"],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    probeTargets: new Gauge({
+      name: "swh_probe_targets",
+      help: "Distinct probers running on this agent (shared across SWHs).",
+      registers,
+    }),
+    endpoints: new Gauge({
+      name: "swh_endpoints",
+      help: "Endpoints this agent publishes, per ServiceWithHealthchecks and state.",
+      labelNames: ["namespace", "service", "state"],
+      registers,
+    }),
+    endpointTransitions: new Counter({
+      name: "swh_endpoint_transitions_total",
+      help: "Published endpoint readiness changes.",
+      labelNames: ["namespace", "service", "to"],
+      registers,
+    }),
+    sliceWrites: new Counter({
+      name: "swh_slice_writes_total",
+      help: "EndpointSlice writes by action and result (conflict = re-planned after 409/404/AlreadyExists).",
+      labelNames: ["action", "result"],
+      registers,
+    }),
+  };
+  metrics.buildInfo.set({ component: "agent", version }, 1);
+  return metrics;
+}
+
+/** The `mode` label of a probe mode. */
+export function probeModeLabel(mode: "TCP" | "HTTP" | "PostgreSQL"): ProbeModeLabel {
+  return mode === "TCP" ? "tcp" : mode === "HTTP" ? "http" : "postgres";
+}

@@ -1,0 +1,115 @@
+/**
+ * The agent's watches, each narrowed server-side to what one node needs (SPEC §6): its node's Pods, the
+ * credentials Secrets only, its own EndpointSlices, its own Node. SWHs and Services are watched cluster-wide
+ * (small objects; an SWH in any namespace may select pods here).
+ */
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  DiscoveryV1Api,
+  type KubeConfig,
+  type KubernetesListObject,
+  type V1EndpointSlice,
+  type V1Node,
+  type V1Pod,
+  type V1Secret,
+  type V1Service,
+} from "@kubernetes/client-node";
+import { GROUP, PLURAL, POSTGRES_CREDENTIALS_SECRET_TYPE, VERSION } from "@swh/crd-types";
+import { type Informer, type KubeMetrics, type Logger, startInformer } from "@swh/kube";
+import { sliceLabelSelector } from "@swh/slice-writer";
+import type { SwhObject } from "./swh-input.js";
+
+/** Every informer the agent reads from. */
+export interface AgentInformers {
+  pods: Informer<V1Pod>;
+  swhs: Informer<SwhObject>;
+  secrets: Informer<V1Secret>;
+  slices: Informer<V1EndpointSlice>;
+  nodes: Informer<V1Node>;
+  services: Informer<V1Service>;
+}
+
+/** Starts the agent's informers; they run until `signal` aborts. */
+export function startAgentInformers(opts: {
+  kubeConfig: KubeConfig;
+  nodeName: string;
+  logger: Logger;
+  metrics: KubeMetrics;
+  signal: AbortSignal;
+  resyncMs?: number;
+}): AgentInformers {
+  const { kubeConfig, nodeName, logger, metrics, signal } = opts;
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const discovery = kubeConfig.makeApiClient(DiscoveryV1Api);
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const common = {
+    kubeConfig,
+    logger,
+    metrics,
+    signal,
+    ...(opts.resyncMs !== undefined ? { resyncMs: opts.resyncMs } : {}),
+  };
+
+  const podSelector = `spec.nodeName=${nodeName}`;
+  const secretSelector = `type=${POSTGRES_CREDENTIALS_SECRET_TYPE}`;
+  const sliceSelector = sliceLabelSelector({ nodeName });
+  const nodeSelector = `metadata.name=${nodeName}`;
+  return {
+    pods: startInformer<V1Pod>({
+      ...common,
+      name: "pods",
+      path: "/api/v1/pods",
+      fieldSelector: podSelector,
+      list: () => core.listPodForAllNamespaces({ fieldSelector: podSelector }),
+    }),
+    swhs: startInformer<SwhObject>({
+      ...common,
+      name: "servicewithhealthchecks",
+      path: `/apis/${GROUP}/${VERSION}/${PLURAL}`,
+      list: async () =>
+        (await custom.listClusterCustomObject({
+          group: GROUP,
+          version: VERSION,
+          plural: PLURAL,
+        })) as KubernetesListObject<SwhObject>,
+    }),
+    secrets: startInformer<V1Secret>({
+      ...common,
+      name: "secrets",
+      path: "/api/v1/secrets",
+      fieldSelector: secretSelector,
+      list: () => core.listSecretForAllNamespaces({ fieldSelector: secretSelector }),
+    }),
+    slices: startInformer<V1EndpointSlice>({
+      ...common,
+      name: "endpointslices",
+      path: "/apis/discovery.k8s.io/v1/endpointslices",
+      labelSelector: sliceSelector,
+      list: () => discovery.listEndpointSliceForAllNamespaces({ labelSelector: sliceSelector }),
+    }),
+    nodes: startInformer<V1Node>({
+      ...common,
+      name: "nodes",
+      path: "/api/v1/nodes",
+      fieldSelector: nodeSelector,
+      list: () => core.listNode({ fieldSelector: nodeSelector }),
+    }),
+    services: startInformer<V1Service>({
+      ...common,
+      name: "services",
+      path: "/api/v1/services",
+      list: () => core.listServiceForAllNamespaces(),
+    }),
+  };
+}
+
+/** Resolves when every informer has loaded its first list. */
+export async function informersSynced(informers: AgentInformers): Promise<void> {
+  await Promise.all(Object.values(informers).map((i: Informer<unknown>) => i.synced()));
+}
+
+/** True when every informer has loaded its first list. */
+export function informersHaveSynced(informers: AgentInformers): boolean {
+  return Object.values(informers).every((i: Informer<unknown>) => i.hasSynced());
+}

@@ -1,0 +1,60 @@
+import { type PodInfo, type ProbeTarget, planProbeTargets, type SwhInput } from "@swh/aggregation";
+import type { TargetUser } from "./seed-probe-states.js";
+
+/** The probe targets of a node and, per target, the SWHs whose endpoints it gates. */
+export interface TargetPlan {
+  targets: ProbeTarget[];
+  users: Map<string, TargetUser[]>;
+}
+
+/**
+ * Returns the de-duplicated probe targets of `swhs` over the node's `pods`, plus which SWHs use each target
+ * (so a probe transition re-reconciles exactly those SWHs).
+ */
+export function planNodeTargets(
+  swhs: readonly SwhInput[],
+  pods: readonly PodInfo[],
+  nodeName: string,
+): TargetPlan {
+  const targets = new Map<string, ProbeTarget>();
+  const users = new Map<string, TargetUser[]>();
+  for (const swh of swhs) {
+    for (const target of planProbeTargets([swh], pods, { nodeName })) {
+      targets.set(target.id, target);
+      const user: TargetUser = {
+        namespace: swh.namespace,
+        name: swh.name,
+        publishNotReadyAddresses: swh.spec.publishNotReadyAddresses === true,
+      };
+      const list = users.get(target.id);
+      if (list) list.push(user);
+      else users.set(target.id, [user]);
+    }
+  }
+  return { targets: [...targets.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), users };
+}
+
+/** What changes in the scheduler to go from the running targets to the planned ones. */
+export interface TargetChanges {
+  upsert: ProbeTarget[];
+  remove: string[];
+}
+
+/**
+ * Returns the targets to add or update (new ids, or the same id whose eligibility time changed) and the ids to
+ * remove. Ids already encode the address and the whole probe config, so an unchanged id needs no update.
+ */
+export function diffTargets(
+  running: ReadonlyMap<string, ProbeTarget>,
+  planned: readonly ProbeTarget[],
+): TargetChanges {
+  const upsert: ProbeTarget[] = [];
+  const keep = new Set<string>();
+  for (const target of planned) {
+    keep.add(target.id);
+    const current = running.get(target.id);
+    if (current === undefined || current.eligibleSince !== target.eligibleSince) upsert.push(target);
+  }
+  const remove = [...running.keys()].filter((id) => !keep.has(id));
+  return { upsert, remove };
+}

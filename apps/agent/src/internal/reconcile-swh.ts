@@ -1,0 +1,91 @@
+/**
+ * One reconcile of one ServiceWithHealthchecks on this node, level-based: read the current SWH, pods, probe
+ * states and owned slices; aggregate; write the difference. Everything it reads and writes is injected, so the
+ * decision path is tested without an API server and the I/O lives in the slice writer.
+ */
+import type { V1EndpointSlice } from "@kubernetes/client-node";
+import {
+  aggregateEndpoints,
+  type EndpointGroup,
+  type PodInfo,
+  type ProbeStates,
+  type SwhInput,
+} from "@swh/aggregation";
+import type { ServiceLabels } from "@swh/slice-writer";
+import { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
+import { type SwhObject, swhInputFromObject } from "./swh-input.js";
+
+/** What the slice writer is asked to make true for one SWH on this node. */
+export interface WriteRequest {
+  swh: SwhInput & { uid: string };
+  groups: EndpointGroup[];
+  existing: readonly V1EndpointSlice[];
+  serviceLabels: ServiceLabels;
+}
+
+/** Counts of the endpoints one SWH publishes on this node. */
+export interface EndpointCounts {
+  ready: number;
+  not_ready: number;
+  terminating: number;
+}
+
+/** Dependencies of `reconcileSwh`. */
+export interface ReconcileDeps {
+  nodeName: string;
+  swh(namespace: string, name: string): Readonly<SwhObject> | undefined;
+  /** This node's slices of the SWH, from the informer cache. */
+  ownSlices(namespace: string, name: string): readonly V1EndpointSlice[];
+  pods(): readonly PodInfo[];
+  states(): ProbeStates;
+  zoneOf(nodeName: string): string | undefined;
+  serviceLabels(swh: SwhInput): ServiceLabels;
+  /** Plans and applies the slices; resolves when the API server has them (throws to be retried). */
+  write(request: WriteRequest): Promise<void>;
+  /** Reports endpoints whose readiness the write changed (Events, metrics). */
+  transitions(swh: SwhInput, transitions: readonly EndpointTransition[]): void;
+  /** Reports the endpoint counts after the write; `undefined` when the SWH is gone. */
+  endpoints(ref: { namespace: string; name: string }, counts: EndpointCounts | undefined): void;
+}
+
+/**
+ * Reconciles the SWH `namespace/name`: when it exists, its node slices are made to match the aggregation of the
+ * node's pods and probe states. A deleted SWH needs nothing here: its slices carry an ownerReference and the
+ * garbage collector removes them.
+ */
+export async function reconcileSwh(key: string, deps: ReconcileDeps): Promise<void> {
+  const [namespace = "", name = ""] = key.split("/", 2);
+  const obj = deps.swh(namespace, name);
+  const swh = obj === undefined ? undefined : swhInputFromObject(obj);
+  if (swh === undefined || swh.uid === undefined || obj?.metadata?.deletionTimestamp) {
+    deps.endpoints({ namespace, name }, undefined);
+    return;
+  }
+  const { groups } = aggregateEndpoints(swh, deps.pods(), deps.states(), {
+    zoneOf: deps.zoneOf,
+    nodeName: deps.nodeName,
+  });
+  const existing = deps.ownSlices(namespace, name);
+  const transitions = findEndpointTransitions(existing, groups);
+  await deps.write({
+    swh: { ...swh, uid: swh.uid },
+    groups,
+    existing,
+    serviceLabels: deps.serviceLabels(swh),
+  });
+  if (transitions.length > 0) deps.transitions(swh, transitions);
+  deps.endpoints({ namespace, name }, countEndpoints(groups));
+}
+
+/** Counts endpoints (one per address and port) by published state. */
+export function countEndpoints(groups: readonly EndpointGroup[]): EndpointCounts {
+  const counts: EndpointCounts = { ready: 0, not_ready: 0, terminating: 0 };
+  for (const group of groups) {
+    for (const endpoint of group.endpoints) {
+      if (endpoint.conditions.terminating) counts.terminating++;
+      else if (endpoint.conditions.ready) counts.ready++;
+      else counts.not_ready++;
+    }
+  }
+  return counts;
+}

@@ -1,0 +1,211 @@
+import type { V1EndpointSlice } from "@kubernetes/client-node";
+import type { PodInfo, ProbeState } from "@swh/aggregation";
+import { planSlices } from "@swh/slice-writer";
+import { describe, expect, it } from "vitest";
+import {
+  ANNOTATION_ENDPOINT_REASONS,
+  readReasonSeeds,
+  withEndpointReasons,
+} from "../src/internal/endpoint-reasons.js";
+import type { EndpointTransition } from "../src/internal/endpoint-transitions.js";
+import { planNodeTargets } from "../src/internal/probe-targets.js";
+import { type EndpointCounts, reconcileSwh, type WriteRequest } from "../src/internal/reconcile-swh.js";
+import { seedProbeStates } from "../src/internal/seed-probe-states.js";
+import { type SwhObject, swhInputFromObject } from "../src/internal/swh-input.js";
+import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./builders.js";
+
+/**
+ * A node as the reconciler sees it. `write` plans with the real slice planner and keeps the result as the
+ * "existing" slices, counting writes: a stand-in for the API server that is enough for decisions.
+ */
+class World {
+  swhs: SwhObject[] = [];
+  pods: PodInfo[] = [];
+  states = new Map<string, ProbeState>();
+  slices: V1EndpointSlice[] = [];
+  writes = 0;
+  transitions: EndpointTransition[] = [];
+  counts = new Map<string, EndpointCounts | undefined>();
+  #version = 0;
+
+  reconcile(key = "shop/web"): Promise<void> {
+    return reconcileSwh(key, {
+      nodeName: NODE,
+      swh: (ns, name) => this.swhs.find((s) => s.metadata?.namespace === ns && s.metadata?.name === name),
+      ownSlices: (ns, name) =>
+        this.slices.filter(
+          (s) => s.metadata?.namespace === ns && s.metadata?.labels?.["kubernetes.io/service-name"] === name,
+        ),
+      pods: () => this.pods,
+      states: () => this.states,
+      zoneOf: () => "zone-1",
+      serviceLabels: () => ({}),
+      write: async (request) => this.write(request),
+      transitions: (_swh, t) => this.transitions.push(...t),
+      endpoints: (ref, counts) => this.counts.set(`${ref.namespace}/${ref.name}`, counts),
+    });
+  }
+
+  write(request: WriteRequest): void {
+    const plan = withEndpointReasons(
+      planSlices({ swh: request.swh, nodeName: NODE, groups: request.groups, existing: request.existing }),
+      request.existing,
+      request.groups,
+    );
+    this.writes += plan.create.length + plan.update.length + plan.delete.length;
+    const gone = new Set([...plan.update, ...plan.delete].map((s) => s.metadata?.name));
+    this.slices = this.slices.filter((s) => !gone.has(s.metadata?.name));
+    for (const slice of [...plan.create, ...plan.update]) {
+      this.slices.push({
+        ...slice,
+        metadata: { ...slice.metadata, resourceVersion: String(++this.#version) },
+      });
+    }
+  }
+
+  /** What the slices say for `address` on `port`. */
+  endpoint(port: number, address: string) {
+    for (const slice of this.slices) {
+      if (slice.ports?.[0]?.port !== port) continue;
+      const endpoint = slice.endpoints?.find((e) => e.addresses.includes(address));
+      if (endpoint) {
+        const reasons = JSON.parse(slice.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS] ?? "{}");
+        return { ...endpoint.conditions, reason: reasons[address]?.reason as string | undefined };
+      }
+    }
+    return undefined;
+  }
+
+  targets() {
+    return planNodeTargets(
+      this.swhs.flatMap((s) => swhInputFromObject(s) ?? []),
+      this.pods,
+      NODE,
+    );
+  }
+}
+
+const twoPorts = {
+  ports: [
+    aPort({ name: "http", port: 80, targetPort: 8080 }),
+    aPort({ name: "admin", port: 90, targetPort: 9090 }),
+  ],
+};
+
+describe("reconcileSwh", () => {
+  it("takes a pod out of the failing port only, with the reason on the slice", async () => {
+    const world = new World();
+    world.swhs = [aSwhObject({ probes: [anHttpProbe(8080), aTcpProbe(9090)], spec: twoPorts })];
+    world.pods = [aPod({ ips: ["10.244.1.5"] })];
+    for (const t of world.targets().targets) {
+      world.states.set(
+        t.id,
+        t.port === 8080 ? { passing: false, reason: "HTTPStatus", message: "status 503" } : { passing: true },
+      );
+    }
+    await world.reconcile();
+    expect(world.endpoint(8080, "10.244.1.5")).toEqual({
+      ready: false,
+      serving: false,
+      terminating: false,
+      reason: "HTTPStatus",
+    });
+    expect(world.endpoint(9090, "10.244.1.5")).toEqual({
+      ready: true,
+      serving: true,
+      terminating: false,
+      reason: undefined,
+    });
+    expect(world.counts.get("shop/web")).toEqual({ ready: 1, not_ready: 1, terminating: 0 });
+  });
+
+  it("writes nothing when reconciled again with nothing changed", async () => {
+    const world = new World();
+    world.swhs = [aSwhObject({ probes: [aTcpProbe(8080)] })];
+    world.pods = [aPod()];
+    await world.reconcile();
+    const writes = world.writes;
+    await world.reconcile();
+    expect(world.writes).toBe(writes);
+  });
+
+  it("after a restart, starting from the published slices writes nothing and withdraws nothing", async () => {
+    const world = new World();
+    world.swhs = [
+      aSwhObject({ name: "web", probes: [aTcpProbe(8080), anHttpProbe(8080)] }),
+      aSwhObject({ name: "api", probes: [aTcpProbe(8080)] }),
+    ];
+    world.pods = [aPod({ name: "a", ips: ["10.244.1.5"] }), aPod({ name: "b", ips: ["10.244.1.6"] })];
+    const before = world.targets();
+    for (const t of before.targets) {
+      const failing = t.probe.mode === "HTTP" && t.address === "10.244.1.6";
+      world.states.set(
+        t.id,
+        failing ? { passing: false, reason: "Timeout", message: "timed out" } : { passing: true },
+      );
+    }
+    await world.reconcile("shop/web");
+    await world.reconcile("shop/api");
+    const published = structuredClone(world.slices);
+    const writes = world.writes;
+
+    // A new agent: states only from what it finds in its slices.
+    const plan = world.targets();
+    const seeds = new Map<string, ProbeState>([...readReasonSeeds(world.slices)]);
+    const passing = seedProbeStates(
+      plan.targets.map((target) => ({ target, users: plan.users.get(target.id) ?? [] })),
+      world.slices,
+    );
+    for (const id of passing.keys()) seeds.set(id, { passing: true });
+    world.states = seeds;
+    await world.reconcile("shop/web");
+    await world.reconcile("shop/api");
+    expect(world.writes).toBe(writes);
+    expect(world.slices).toEqual(published);
+  });
+
+  it("keeps a pod in one SWH while another withdraws it", async () => {
+    const world = new World();
+    world.swhs = [
+      aSwhObject({ name: "web", probes: [anHttpProbe(8080)] }),
+      aSwhObject({ name: "api", probes: [aTcpProbe(8080)] }),
+    ];
+    world.pods = [aPod({ ips: ["10.244.1.5"] })];
+    for (const t of world.targets().targets) {
+      world.states.set(
+        t.id,
+        t.probe.mode === "HTTP" ? { passing: false, reason: "HTTPStatus" } : { passing: true },
+      );
+    }
+    await world.reconcile("shop/web");
+    await world.reconcile("shop/api");
+    const readyOf = (swh: string) =>
+      world.slices.find((s) => s.metadata?.labels?.["kubernetes.io/service-name"] === swh)?.endpoints?.[0]
+        ?.conditions?.ready;
+    expect(readyOf("web")).toBe(false);
+    expect(readyOf("api")).toBe(true);
+  });
+
+  it("reports readiness transitions of existing endpoints", async () => {
+    const world = new World();
+    world.swhs = [aSwhObject({ probes: [aTcpProbe(8080)] })];
+    world.pods = [aPod({ name: "p", ips: ["10.244.1.5"] })];
+    const id = world.targets().targets[0]?.id ?? "";
+    world.states.set(id, { passing: true });
+    await world.reconcile();
+    expect(world.transitions).toEqual([]);
+    world.states.set(id, { passing: false, reason: "ConnectionRefused" });
+    await world.reconcile();
+    expect(world.transitions).toEqual([
+      { pod: "p", address: "10.244.1.5", portName: "http", port: 8080, ready: false },
+    ]);
+  });
+
+  it("does nothing for a deleted SWH but forgets its counts", async () => {
+    const world = new World();
+    await world.reconcile("shop/gone");
+    expect(world.writes).toBe(0);
+    expect(world.counts.has("shop/gone")).toBe(true);
+    expect(world.counts.get("shop/gone")).toBeUndefined();
+  });
+});
