@@ -1,1 +1,14 @@
-export {};
+export { APPLY_FIELD_MANAGER, parseManifests } from "./apply.js";
+export {
+  type ControlPlane,
+  resolveBinDir,
+  type StartControlPlaneOptions,
+  startControlPlane,
+} from "./control-plane.js";
+export type { ControlPlaneInfo } from "./control-plane-info.js";
+export { type ClusterEndpoint, kubeConfigForToken, kubeconfigYaml } from "./kubeconfig.js";
+export { type CertificateAuthority, type CertKeyPair, type IssueOptions, makeCa } from "./make-ca.js";
+export { createNode, deleteNode, type NodeSpecLite, setNodeReady, ZONE_LABEL } from "./nodes.js";
+export { createPod, forceDeletePod, markPodTerminating, type PodSpecLite, setPodReady } from "./pods.js";
+export { clusterFromInfo, type TestCluster, testCluster } from "./test-cluster.js";
+export { type WaitForOptions, waitFor } from "./wait-for.js";

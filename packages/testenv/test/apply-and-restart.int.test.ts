@@ -1,0 +1,91 @@
+import { CoreV1Api, CustomObjectsApi, Watch } from "@kubernetes/client-node";
+import { describe, expect, it } from "vitest";
+import { testCluster, waitFor } from "../src/index.ts";
+
+const CRD_AND_INSTANCE = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.testenv.swh.invalid
+spec:
+  group: testenv.swh.invalid
+  scope: Namespaced
+  names: { plural: widgets, singular: widget, kind: Widget, listKind: WidgetList }
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, properties: { size: { type: integer } } }
+---
+apiVersion: testenv.swh.invalid/v1
+kind: Widget
+metadata: { name: small }
+spec: { size: 3 }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: settings }
+data: { mode: fast }
+`;
+
+describe("apply", () => {
+  it("applies a CRD and an instance of it plus a ConfigMap from one multi-document YAML", async () => {
+    const cluster = await testCluster();
+    const ns = await cluster.createNamespace("apply");
+    await cluster.apply(CRD_AND_INSTANCE, { namespace: ns });
+    const widget = (await cluster.kubeConfig.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
+      group: "testenv.swh.invalid",
+      version: "v1",
+      namespace: ns,
+      plural: "widgets",
+      name: "small",
+    })) as { spec?: { size?: number } };
+    expect(widget.spec?.size).toBe(3);
+    const cm = await cluster.kubeConfig
+      .makeApiClient(CoreV1Api)
+      .readNamespacedConfigMap({ name: "settings", namespace: ns });
+    expect(cm.data).toEqual({ mode: "fast" });
+
+    // Applying again with a change updates in place (server-side apply, same field manager).
+    await cluster.apply(
+      [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings" }, data: { mode: "slow" } }],
+      {
+        namespace: ns,
+      },
+    );
+    const updated = await cluster.kubeConfig
+      .makeApiClient(CoreV1Api)
+      .readNamespacedConfigMap({ name: "settings", namespace: ns });
+    expect(updated.data).toEqual({ mode: "slow" });
+  });
+});
+
+describe("restartApiServer", () => {
+  it("breaks an open watch, and the same port and data serve again afterwards", async () => {
+    const cluster = await testCluster();
+    const ns = await cluster.createNamespace("restart");
+    const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
+    await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: "before" } } });
+
+    let watchEnded: unknown = "open";
+    const watch = new Watch(cluster.kubeConfig);
+    await watch.watch(
+      `/api/v1/namespaces/${ns}/configmaps`,
+      {},
+      () => {},
+      (err) => {
+        watchEnded = err ?? "closed";
+      },
+    );
+
+    await cluster.restartApiServer();
+
+    await waitFor("the open watch to end", () => watchEnded !== "open");
+    const names = (await core.listNamespacedConfigMap({ namespace: ns })).items.map((c) => c.metadata?.name);
+    expect(names).toEqual(["before"]);
+  });
+});
