@@ -44,7 +44,8 @@ function checkValue(value: unknown, node: SchemaNode, path: string, issues: Vali
   if (typeof value === "string") {
     const length = [...value].length;
     if (node.maxLength !== undefined && length > node.maxLength) {
-      fail(`may not be longer than ${node.maxLength}`);
+      // The server counts characters but words it in bytes; the message is kept identical.
+      fail(`Too long: may not be more than ${node.maxLength} bytes`);
     }
     if (node.minLength !== undefined && length < node.minLength) {
       fail(`should be at least ${node.minLength} chars long`);
@@ -64,10 +65,9 @@ function checkListMapKeys(list: unknown[], node: SchemaNode, path: string, issue
   const seen = new Set<string>();
   list.forEach((item, i) => {
     if (item === null || typeof item !== "object") return;
-    const key = JSON.stringify(keys.map((k) => (item as Record<string, unknown>)[k]));
-    if (seen.has(key)) {
-      issues.push({ path: `${path}[${i}]`, message: `Duplicate value: (${keys.join(", ")}) = ${key}` });
-    }
+    const entry = item as Record<string, unknown>;
+    const key = JSON.stringify(Object.fromEntries(keys.map((k) => [k, entry[k]])));
+    if (seen.has(key)) issues.push({ path: `${path}[${i}]`, message: `Duplicate value: ${key}` });
     seen.add(key);
   });
 }
