@@ -1,0 +1,193 @@
+/**
+ * Probe load benchmark (issue 5): N HTTP + M TCP targets probed every period for a duration, in phases
+ * (HTTP only, TCP only, both) so CPU per 1,000 probes is attributed per kind. Targets run in a child process
+ * (bench/target-servers.ts) so process.cpuUsage() here is the prober's alone. Run inside the network namespace:
+ *
+ *   bash scripts/netns.sh pnpm --filter @swh/probes bench            # builds dist, then runs this file
+ *   bash scripts/netns.sh node packages/probes/bench/probe-load.ts --http 1000 --tcp 1000 --duration 60
+ *
+ * Options: --http N (1000) --tcp N (1000) --period ms (1000) --duration s (60) --timeout ms (1000)
+ *          --max-concurrent N (256) --phases http,tcp,both --http-impl swh|undici-client
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { type ProbeResult, ProbeScheduler, probeHttp, probeTcp } from "@swh/probes";
+import { Client } from "undici";
+import { benchAddress, HTTP_PORT, TCP_PORT } from "./target-servers.ts";
+
+const { values } = parseArgs({
+  options: {
+    http: { type: "string", default: "1000" },
+    tcp: { type: "string", default: "1000" },
+    period: { type: "string", default: "1000" },
+    duration: { type: "string", default: "60" },
+    timeout: { type: "string", default: "1000" },
+    "max-concurrent": { type: "string", default: "256" },
+    phases: { type: "string", default: "http,tcp,both" },
+    "http-impl": { type: "string", default: "swh" },
+  },
+});
+const httpCount = Number(values.http);
+const tcpCount = Number(values.tcp);
+const periodMs = Number(values.period);
+const durationMs = Number(values.duration) * 1000;
+const timeoutMs = Number(values.timeout);
+const maxConcurrent = Number(values["max-concurrent"]);
+const httpImpl = values["http-impl"];
+
+interface Target {
+  kind: "http" | "tcp";
+  host: string;
+  port: number;
+}
+
+/** The naive comparison point: a fresh undici Client per probe. */
+async function probeHttpWithUndiciClient(t: Target, signal: AbortSignal): Promise<ProbeResult> {
+  const started = performance.now();
+  const client = new Client(`http://${t.host}:${t.port}`, {
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  try {
+    const res = await client.request({
+      path: "/healthz",
+      method: "GET",
+      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+    });
+    await res.body.dump();
+    const ok = res.statusCode >= 200 && res.statusCode < 400;
+    return ok
+      ? { ok, message: String(res.statusCode), durationMs: performance.now() - started }
+      : {
+          ok,
+          reason: "HTTPStatus",
+          message: String(res.statusCode),
+          durationMs: performance.now() - started,
+        };
+  } catch (err) {
+    return {
+      ok: false,
+      reason: "Error",
+      message: (err as Error).message,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    await client.destroy();
+  }
+}
+
+function run(t: Target, signal: AbortSignal): Promise<ProbeResult> {
+  if (t.kind === "tcp") return probeTcp(t, { timeoutMs, signal });
+  if (httpImpl === "undici-client") return probeHttpWithUndiciClient(t, signal);
+  return probeHttp(t, { path: "/healthz" }, { timeoutMs, signal });
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+}
+
+async function runPhase(name: string, targets: readonly Target[]): Promise<Record<string, unknown>> {
+  const lateness: number[] = [];
+  const failures = new Map<string, number>();
+  let probes = 0;
+  let measuring = false;
+  const scheduler = new ProbeScheduler<Target>({
+    maxConcurrent,
+    run: (target, signal) => run(target.probe, signal),
+    onTransition: () => {},
+    onResult: (_id, result, timing) => {
+      if (!measuring) return;
+      probes++;
+      lateness.push(timing.startedAt - timing.scheduledAt);
+      if (!result.ok) failures.set(result.reason ?? "?", (failures.get(result.reason ?? "?") ?? 0) + 1);
+    },
+  });
+  for (const [i, probe] of targets.entries()) {
+    scheduler.upsert({
+      id: `${probe.kind}-${i}`,
+      initialDelayMs: 0,
+      periodMs,
+      successThreshold: 1,
+      failureThreshold: 3,
+      probe,
+    });
+  }
+  // Warm-up: one period so every target has started (first probes are spread over one period) and the JIT settled.
+  await new Promise((r) => setTimeout(r, periodMs * 2));
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  }, 100);
+  measuring = true;
+  const cpuStart = process.cpuUsage();
+  const wallStart = performance.now();
+  await new Promise((r) => setTimeout(r, durationMs));
+  const cpu = process.cpuUsage(cpuStart);
+  const wall = (performance.now() - wallStart) / 1000;
+  measuring = false;
+  clearInterval(sampler);
+  scheduler.stop();
+  lateness.sort((a, b) => a - b);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  return {
+    phase: name,
+    targets: targets.length,
+    httpImpl: targets.some((t) => t.kind === "http") ? httpImpl : undefined,
+    probesPerSecond: Math.round((probes / wall) * 10) / 10,
+    cpuSecondsPer1000Probes: Math.round((cpuSeconds / probes) * 1000 * 1000) / 1000,
+    cpuUserSeconds: cpu.user / 1e6,
+    cpuSystemSeconds: cpu.system / 1e6,
+    peakRssMB: Math.round((peakRss / 2 ** 20) * 10) / 10,
+    latenessMs: {
+      p50: round(quantile(lateness, 0.5)),
+      p99: round(quantile(lateness, 0.99)),
+      max: round(lateness.at(-1) ?? Number.NaN),
+    },
+    failures: Object.fromEntries(failures),
+  };
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+async function main(): Promise<void> {
+  const serverScript = fileURLToPath(new URL("./target-servers.ts", import.meta.url));
+  const servers = spawn(process.execPath, [serverScript, String(httpCount), String(tcpCount)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const [firstLine] = (await once(servers.stdout, "data")) as [Buffer];
+  if (!firstLine.toString().includes('"ready":true'))
+    throw new Error(`target servers failed: ${firstLine.toString()}`);
+  const http: Target[] = Array.from({ length: httpCount }, (_, i) => ({
+    kind: "http",
+    host: benchAddress("http", i),
+    port: HTTP_PORT,
+  }));
+  const tcp: Target[] = Array.from({ length: tcpCount }, (_, i) => ({
+    kind: "tcp",
+    host: benchAddress("tcp", i),
+    port: TCP_PORT,
+  }));
+  const phases = { http, tcp, both: [...http, ...tcp] } as const;
+  try {
+    for (const name of (values.phases ?? "").split(",")) {
+      const targets = phases[name as keyof typeof phases];
+      if (!targets) throw new Error(`unknown phase ${name}`);
+      console.log(JSON.stringify(await runPhase(name, targets)));
+    }
+    console.log(
+      JSON.stringify({
+        processPeakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+        node: process.version,
+      }),
+    );
+  } finally {
+    servers.kill();
+  }
+}
+
+await main();
