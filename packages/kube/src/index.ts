@@ -1,12 +1,21 @@
 export { type BackoffPolicy, backoffDelay } from "./backoff.js";
 export { type Clock, systemClock, type TimerHandle } from "./clock.js";
 export {
+  EventRecorder,
+  type EventRecorderOptions,
+  type EventSink,
+  type EventSubject,
+  type EventType,
+  kubeEventSink,
+} from "./event-recorder.js";
+export {
   type Informer,
   type InformerEvent,
   type InformerHandler,
   type InformerOptions,
   startInformer,
 } from "./informer.js";
+export { type LeaderElectionOptions, runLeaderElection } from "./leader-election.js";
 export {
   createLogger,
   isSensitiveField,
@@ -19,6 +28,9 @@ export {
 } from "./logger.js";
 export { createKubeMetrics, createMetricsRegistry, type KubeMetrics } from "./metrics.js";
 export { type OpsServer, type OpsServerOptions, startOpsServer } from "./ops-server.js";
+export { isRetryableApiError, type RetryOptions, withRetry } from "./retry.js";
+export { onShutdown, type ShutdownOptions } from "./shutdown.js";
+export { fullBucket, type TokenBucketPolicy, type TokenBucketState, takeToken } from "./token-bucket.js";
 export {
   DEFAULT_QUEUE_BACKOFF,
   type RunOptions,
