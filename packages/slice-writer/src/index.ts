@@ -3,6 +3,16 @@
  * (`planSlices`: desired endpoint groups + existing slices → create/update/delete) and an applier
  * (`applySlicePlan`) that performs a plan with @kubernetes/client-node, re-planning on conflicts.
  */
+export {
+  type ApplyOptions,
+  type ApplyResult,
+  applySlicePlan,
+  SLICE_ACTIONS,
+  type SliceAction,
+  type SliceApi,
+  WRITE_RESULTS,
+  type WriteResult,
+} from "./apply-slice-plan.js";
 export { type PlanSlicesInput, planSlices, type SlicePlan } from "./plan-slices.js";
 export {
   isOwnedSlice,
