@@ -1,0 +1,121 @@
+/**
+ * The original product's PostgreSQL example end to end: a primary and a streaming replica behind a read balancer
+ * (`SELECT 1`) and a write balancer (`SELECT NOT pg_is_in_recovery()`), then failover by promoting the replica.
+ */
+import { CoreV1Api } from "@kubernetes/client-node";
+import { POSTGRES_CREDENTIALS_SECRET_TYPE, postgresProbe, serviceWithHealthchecks } from "@swh/crd-types";
+import {
+  createNode,
+  createPod,
+  type PostgresServer,
+  startPostgres,
+  type TestCluster,
+  testCluster,
+  waitFor,
+} from "@swh/testenv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasEndpoint, installProduct, Product, readEndpoints } from "../src/index.js";
+
+let cluster: TestCluster;
+let product: Product;
+const servers: PostgresServer[] = [];
+const NODES = ["pg-node-1", "pg-node-2"];
+
+beforeAll(async () => {
+  cluster = await testCluster();
+  await installProduct(cluster);
+  for (const name of NODES) await createNode(cluster.kubeConfig, { name, zone: name });
+  product = new Product(cluster);
+  await product.startController();
+  for (const name of NODES) await product.startAgent(name);
+});
+
+afterAll(async () => {
+  await product?.stop();
+  for (const s of servers) await s.stop().catch(() => undefined);
+});
+
+describe("PostgreSQL primary + replica behind read and write balancers", () => {
+  it("publishes both for reads, only the primary for writes, and follows a failover", async () => {
+    const namespace = await cluster.createNamespace("e2e-pg");
+    const primary = await startPostgres({
+      host: "10.244.21.10",
+      users: [{ name: "prober", password: "pr0be-secret" }],
+    });
+    servers.push(primary);
+    const replica = await startPostgres({ host: "10.244.21.11", replicaOf: primary });
+    servers.push(replica);
+    for (const [i, server] of [primary, replica].entries()) {
+      await createPod(cluster.kubeConfig, {
+        name: `pg-${i}`,
+        namespace,
+        node: NODES[i] ?? "",
+        ips: [server.host],
+        labels: { app: "pg" },
+        containerPorts: [{ name: "postgres", containerPort: server.port }],
+      });
+    }
+    await cluster.kubeConfig.makeApiClient(CoreV1Api).createNamespacedSecret({
+      namespace,
+      body: {
+        metadata: { name: "pg-probe" },
+        type: POSTGRES_CREDENTIALS_SECRET_TYPE,
+        stringData: { user: "prober", password: "pr0be-secret" },
+      },
+    });
+    const balancer = (name: string, query: string) =>
+      serviceWithHealthchecks(
+        { name, namespace },
+        {
+          selector: { app: "pg" },
+          ports: [{ name: "postgres", port: 5432, targetPort: "postgres" }],
+          healthcheck: {
+            initialDelaySeconds: 0,
+            periodSeconds: 1,
+            probes: [
+              postgresProbe("postgres", {
+                dbName: "prober",
+                query,
+                authSecretName: "pg-probe",
+                timeoutSeconds: 2,
+                failureThreshold: 2,
+              }),
+            ],
+          },
+        },
+      );
+    await cluster.apply(
+      [balancer("pg-read", "SELECT 1"), balancer("pg-write", "SELECT NOT pg_is_in_recovery()")],
+      { namespace },
+    );
+
+    await waitFor(
+      "reads on both, writes on the primary only",
+      async () => {
+        const rows = await readEndpoints(cluster.kubeConfig, namespace);
+        return (
+          hasEndpoint(rows, "pg-read", "pg-0", true) &&
+          hasEndpoint(rows, "pg-read", "pg-1", true) &&
+          hasEndpoint(rows, "pg-write", "pg-0", true) &&
+          hasEndpoint(rows, "pg-write", "pg-1", false)
+        );
+      },
+      { timeoutMs: 60_000 },
+    );
+
+    await primary.stop();
+    await replica.promote();
+    const rows = await waitFor(
+      "after failover: writes go to the promoted replica",
+      async () => {
+        const r = await readEndpoints(cluster.kubeConfig, namespace);
+        return hasEndpoint(r, "pg-write", "pg-1", true) && hasEndpoint(r, "pg-write", "pg-0", false)
+          ? r
+          : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(hasEndpoint(rows, "pg-read", "pg-0", false)).toBe(true);
+    expect(hasEndpoint(rows, "pg-read", "pg-1", true)).toBe(true);
+  });
+});
