@@ -15,6 +15,7 @@ export {
 } from "./probe-http.js";
 export {
   describePostgresTarget,
+  MAX_POSTGRES_RESPONSE_BYTES,
   type PostgresCredentials,
   type PostgresProbeConfig,
   postgresSslOption,

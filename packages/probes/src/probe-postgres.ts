@@ -6,6 +6,7 @@ import type { PostgresTlsMode } from "@swh/crd-types";
 import pg from "pg";
 import { runAttempt } from "./internal/attempt.js";
 import { checkAddress, formatAddress } from "./internal/check-address.js";
+import { guardStream, PROTOCOL_PARSE_FAILED, RESPONSE_TOO_LARGE } from "./internal/guard-stream.js";
 import { isTruthyQueryValue } from "./internal/query-truthiness.js";
 import { describeError, reasonForSocketError } from "./internal/socket-errors.js";
 import {
@@ -33,6 +34,9 @@ export interface PostgresProbeConfig {
   query?: string;
   credentials: PostgresCredentials;
 }
+
+/** Bound on bytes a server may send during one probe (a health query's answer is tiny). */
+export const MAX_POSTGRES_RESPONSE_BYTES = 1024 * 1024;
 
 type SslOption =
   | false
@@ -83,6 +87,7 @@ export function postgresSslOption(credentials: PostgresCredentials): SslOption {
 
 function reasonForPgError(err: Error & { code?: string; severity?: string }, phase: string): ProbeReason {
   const code = err.code ?? "";
+  if (code === RESPONSE_TOO_LARGE || code === PROTOCOL_PARSE_FAILED) return "ProtocolError";
   if (/^[0-9A-Z]{5}$/.test(code) && err.severity !== undefined) {
     if (code.startsWith("28")) return "AuthFailed"; // invalid authorization / password
     if (code === "57014") return "Timeout"; // statement_timeout fired
@@ -127,6 +132,11 @@ export function probePostgres(
       application_name: "swh-probe",
       keepAlive: false,
     });
+    guardStream(client.connection.stream, MAX_POSTGRES_RESPONSE_BYTES);
+    // pg swaps in a TLS socket after the SSLRequest; guard that one too.
+    client.connection.once("sslconnect", () =>
+      guardStream(client.connection.stream, MAX_POSTGRES_RESPONSE_BYTES),
+    );
     const fail = (err: Error) =>
       attempt.finish(false, describeError(err as NodeJS.ErrnoException), reasonForPgError(err, phase));
     // A client without an error listener would crash the process on a late socket error.
