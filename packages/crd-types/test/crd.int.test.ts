@@ -5,7 +5,15 @@
  */
 import { type TestCluster, testCluster } from "@swh/testenv";
 import { beforeAll, describe, expect, it } from "vitest";
-import { applyDefaults, type ServiceWithHealthchecksSpec, validate } from "../src/index.js";
+import {
+  applyDefaults,
+  httpProbe,
+  MAX_PORTS,
+  MAX_PROBES,
+  type ServiceWithHealthchecksSpec,
+  serviceWithHealthchecks,
+  validate,
+} from "../src/index.js";
 import { callApi, swhPath } from "./support/api.js";
 import { installCrd } from "./support/install-crd.js";
 import { aSpec, INVALID_CASES } from "./support/invalid-manifests.js";
@@ -82,6 +90,26 @@ describe("ServiceWithHealthchecks CRD on a real API server", () => {
       }
     },
   );
+
+  it("accepts an object at every list limit (the CEL rules stay within the runtime cost budget)", async () => {
+    const ns = await cluster.createNamespace("crd-limits");
+    const ports = Array.from({ length: MAX_PORTS }, (_, i) => ({
+      name: `port-${"x".repeat(50)}-${i}`,
+      port: i + 1,
+      targetPort: `p${"x".repeat(10)}${i % 10}`,
+    }));
+    const probes = Array.from({ length: MAX_PROBES }, (_, i) =>
+      httpProbe(`web${"x".repeat(11)}`, {
+        path: `/${"p".repeat(2000)}`,
+        code: Array.from({ length: 100 }, (_, c) => 100 + c + i),
+        httpHeaders: Array.from({ length: 32 }, (_, h) => ({ name: `X-H${h}`, value: "v".repeat(100) })),
+      }),
+    );
+    const manifest = serviceWithHealthchecks({ name: "limits" }, { ports, healthcheck: { probes } });
+    expect(validate(manifest)).toEqual([]);
+    const res = await callApi(cluster.info, "POST", swhPath(ns), manifest);
+    expect(res.status, JSON.stringify(res.body.message)).toBe(201);
+  });
 
   it.each(INVALID_CASES)("rejects $name, naming $field, as validate() does", async ({ manifest, field }) => {
     const ns = await cluster.createNamespace("crd-invalid");
