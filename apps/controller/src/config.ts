@@ -1,0 +1,131 @@
+/**
+ * Command-line flags of the controller (env fallbacks where the Deployment passes them). Parsing is pure and
+ * returns data: a bad flag yields an error naming it instead of a half-configured process.
+ */
+import { type LogLevel, parseLogLevel } from "@swh/kube";
+
+/** Parsed configuration; see `USAGE` for each flag. */
+export interface ControllerConfig {
+  kubeconfig?: string;
+  namespace: string;
+  leaderElect: boolean;
+  metricsBindAddress: { host: string; port: number };
+  healthBindAddress: { host: string; port: number };
+  logLevel: LogLevel;
+  nodeNotReadyGraceMs: number;
+  identity: string;
+}
+
+export type ConfigResult =
+  | { ok: true; config: ControllerConfig }
+  | { ok: true; version: true }
+  | { ok: false; error: string };
+
+export const USAGE = `swh-controller — reconciles ServiceWithHealthchecks into Services and status
+
+  --kubeconfig PATH              kubeconfig file (default: in-cluster service account, then $KUBECONFIG)
+  --namespace NS                 install namespace: leader Lease and agent heartbeat Leases (default $POD_NAMESPACE)
+  --leader-elect BOOL            take part in leader election before writing (default true)
+  --metrics-bind-address H:P     Prometheus /metrics (default 127.0.0.1:8080; port 0 picks a free port)
+  --health-bind-address H:P      /healthz and /readyz (default :8081; port 0 picks a free port)
+  --log-level LEVEL              debug | info | warn | error (default info, or $LOG_LEVEL)
+  --node-not-ready-grace DUR     delete a NotReady node's slices after this long (default 5m; e.g. 90s, 5m, 1h)
+  --version                      print the version and exit
+`;
+
+const FLAGS = new Set([
+  "kubeconfig",
+  "namespace",
+  "leader-elect",
+  "metrics-bind-address",
+  "health-bind-address",
+  "log-level",
+  "node-not-ready-grace",
+]);
+
+/** Parses `argv` (without node and script) with `env` fallbacks. */
+export function parseConfig(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigResult {
+  const values = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    if (arg === "--version") return { ok: true, version: true };
+    if (!arg.startsWith("--")) return { ok: false, error: `unexpected argument "${arg}"` };
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    if (!FLAGS.has(name)) return { ok: false, error: `unknown flag --${name}` };
+    let value: string | undefined;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else if (name === "leader-elect" && (argv[i + 1] === undefined || argv[i + 1]?.startsWith("--")))
+      value = "true";
+    else value = argv[++i];
+    if (value === undefined) return { ok: false, error: `--${name} needs a value` };
+    values.set(name, value);
+  }
+
+  const namespace = values.get("namespace") ?? env.POD_NAMESPACE ?? "";
+  if (namespace === "") return { ok: false, error: "--namespace is required (or set POD_NAMESPACE)" };
+  const leaderElect = parseBool(values.get("leader-elect") ?? "true");
+  if (leaderElect === undefined)
+    return { ok: false, error: `--leader-elect: "${values.get("leader-elect")}" is not true or false` };
+  const metrics = parseBindAddress(
+    values.get("metrics-bind-address") ?? "127.0.0.1:8080",
+    "--metrics-bind-address",
+  );
+  if ("error" in metrics) return { ok: false, error: metrics.error };
+  const health = parseBindAddress(values.get("health-bind-address") ?? ":8081", "--health-bind-address");
+  if ("error" in health) return { ok: false, error: health.error };
+  let logLevel: LogLevel;
+  try {
+    logLevel = parseLogLevel(values.get("log-level") ?? env.LOG_LEVEL ?? "info");
+  } catch (err) {
+    return { ok: false, error: `--${(err as Error).message}` };
+  }
+  const grace = parseDuration(values.get("node-not-ready-grace") ?? "5m");
+  if (grace === undefined) {
+    return {
+      ok: false,
+      error: `--node-not-ready-grace: "${values.get("node-not-ready-grace")}" is not a duration like 90s, 5m or 1h`,
+    };
+  }
+
+  const config: ControllerConfig = {
+    namespace,
+    leaderElect,
+    metricsBindAddress: metrics,
+    healthBindAddress: health,
+    logLevel,
+    nodeNotReadyGraceMs: grace,
+    identity: env.POD_NAME || `swh-controller-${process.pid}`,
+  };
+  const kubeconfig = values.get("kubeconfig");
+  if (kubeconfig !== undefined && kubeconfig !== "") config.kubeconfig = kubeconfig;
+  return { ok: true, config };
+}
+
+function parseBool(value: string): boolean | undefined {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  return undefined;
+}
+
+/** `host:port` or `:port` (all interfaces); `[::1]:8080` for IPv6. */
+function parseBindAddress(value: string, flag: string): { host: string; port: number } | { error: string } {
+  const colon = value.lastIndexOf(":");
+  const port = Number(value.slice(colon + 1));
+  if (colon === -1 || !Number.isInteger(port) || port < 0 || port > 65535) {
+    return { error: `${flag}: "${value}" is not host:port` };
+  }
+  const host = value.slice(0, colon).replace(/^\[(.*)\]$/, "$1");
+  return { host: host === "" ? "0.0.0.0" : host, port };
+}
+
+/** Go-style durations with one unit: `500ms`, `90s`, `5m`, `1h`. */
+export function parseDuration(value: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value.trim());
+  if (match === null) return undefined;
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[match[2] as "ms" | "s" | "m" | "h"];
+  return Math.round(Number(match[1]) * unit);
+}

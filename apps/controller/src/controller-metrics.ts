@@ -1,0 +1,52 @@
+/**
+ * The controller's own Prometheus metrics (deploy/METRICS.md, "Controller"); the shared ones (watch restarts,
+ * queue depth, leader) come from `@swh/kube`. Leader-only series are cleared when leadership ends.
+ */
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+
+/** Metrics the controller updates. */
+export interface ControllerMetrics {
+  readonly buildInfo: Gauge<"component" | "version">;
+  readonly reconcileDuration: Histogram;
+  readonly reconcileErrors: Counter;
+  readonly serviceEndpoints: Gauge<"namespace" | "service" | "state">;
+  readonly heartbeatStale: Gauge<"node">;
+}
+
+/** Registers the controller's metrics on `registry` and sets `swh_build_info`. */
+export function createControllerMetrics(registry: Registry, version: string): ControllerMetrics {
+  const registers = [registry];
+  const metrics: ControllerMetrics = {
+    buildInfo: new Gauge({
+      name: "swh_build_info",
+      help: "Always 1; identifies the app and its version.",
+      labelNames: ["component", "version"],
+      registers,
+    }),
+    reconcileDuration: new Histogram({
+      name: "swh_reconcile_duration_seconds",
+      help: "Time of one reconcile of one ServiceWithHealthchecks.",
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    reconcileErrors: new Counter({
+      name: "swh_reconcile_errors_total",
+      help: "Reconciles that failed and were requeued.",
+      registers,
+    }),
+    serviceEndpoints: new Gauge({
+      name: "swh_service_endpoints",
+      help: "Endpoints of each ServiceWithHealthchecks as aggregated into its status (leader only).",
+      labelNames: ["namespace", "service", "state"],
+      registers,
+    }),
+    heartbeatStale: new Gauge({
+      name: "swh_agent_heartbeat_stale",
+      help: "1 when the node is Ready but its agent's heartbeat Lease is not renewed, else 0 (leader only).",
+      labelNames: ["node"],
+      registers,
+    }),
+  };
+  metrics.buildInfo.set({ component: "controller", version }, 1);
+  return metrics;
+}

@@ -1,0 +1,141 @@
+/**
+ * One level-based reconcile of one SWH (key `namespace/name`): bring the child Service in sync, then compute the
+ * status from the Service and the agents' slices and patch it only when it changed; Events for condition
+ * changes. Reads come from informer caches (never mutated), writes go through `ControllerApi`.
+ */
+import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
+import { CONDITION_TYPES, type ServiceWithHealthchecks } from "@swh/crd-types";
+import type { Logger } from "@swh/kube";
+import {
+  type ControllerStatus,
+  computeStatus,
+  type ServiceSyncOutcome,
+  sameStatus,
+} from "./compute-status.js";
+import { conditionChanges } from "./conditions.js";
+import { type ControllerApi, describeApiError, httpStatusOf } from "./controller-api.js";
+import type { ControllerMetrics } from "./controller-metrics.js";
+import { isControllerRefTo, planService, SERVICE_PROBLEMS } from "./plan-service.js";
+import { mergePatch } from "./status-patch.js";
+
+/** Where Events go; `@swh/kube`'s EventRecorder fits. */
+export interface EventSink {
+  record(
+    obj: { apiVersion: string; kind: string; name: string; namespace: string; uid: string },
+    type: "Normal" | "Warning",
+    reason: string,
+    message: string,
+  ): void;
+}
+
+/** What a reconcile reads and writes. */
+export interface SwhReconcileDeps {
+  getSwh(namespace: string, name: string): Readonly<ServiceWithHealthchecks> | undefined;
+  getService(namespace: string, name: string): Readonly<V1Service> | undefined;
+  slicesOf(swhKey: string): readonly Readonly<V1EndpointSlice>[];
+  staleNodes(): ReadonlySet<string>;
+  api: ControllerApi;
+  events: EventSink;
+  metrics: ControllerMetrics;
+  logger: Logger;
+  now(): Date;
+}
+
+/** Thrown after status was written when the Service write failed, so the queue retries with backoff. */
+export class ServiceWriteError extends Error {
+  override readonly name = "ServiceWriteError";
+}
+
+/** Reconciles the SWH `key`; rejects (for a retry with backoff) on a failed or conflicting write. */
+export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise<void> {
+  const [namespace = "", name = ""] = key.split("/", 2);
+  const swh = deps.getSwh(namespace, name);
+  if (swh === undefined || swh.metadata.deletionTimestamp !== undefined) {
+    // The garbage collector removes the Service and slices through their ownerReferences.
+    deps.metrics.serviceEndpoints.remove({ namespace, service: name, state: "ready" });
+    deps.metrics.serviceEndpoints.remove({ namespace, service: name, state: "not_ready" });
+    return;
+  }
+  const log = deps.logger.child({ swh: `${namespace}/${name}` });
+  const ref = {
+    apiVersion: swh.apiVersion,
+    kind: swh.kind,
+    name,
+    namespace,
+    uid: swh.metadata.uid ?? "",
+  };
+
+  const stored = deps.getService(namespace, name);
+  const plan = planService(swh, stored);
+  let sync: ServiceSyncOutcome = { ready: true };
+  let service: Readonly<V1Service> | undefined = stored;
+  let writeError: unknown;
+  switch (plan.action) {
+    case "none":
+      break;
+    case "blocked":
+      sync = { ready: false, reason: plan.reason, message: plan.message };
+      // A foreign Service is not ours to mirror; an immutable cluster IP still leaves the Service ours.
+      if (plan.reason !== SERVICE_PROBLEMS.clusterIPImmutable) service = undefined;
+      break;
+    case "create":
+    case "update":
+      try {
+        service =
+          plan.action === "create"
+            ? await deps.api.createService(plan.service)
+            : await deps.api.replaceService(plan.service);
+        log.info(
+          plan.action === "create" ? "created Service" : plan.adopt ? "adopted Service" : "updated Service",
+        );
+        if (plan.action === "create")
+          deps.events.record(ref, "Normal", "ServiceCreated", `created Service ${name}`);
+        if (plan.action === "update" && plan.adopt)
+          deps.events.record(ref, "Normal", "ServiceAdopted", `adopted Service ${name}`);
+      } catch (err) {
+        // 409/AlreadyExists: our cache is behind; retry once it caught up, without touching status.
+        if (httpStatusOf(err) === 409) throw err;
+        writeError = err;
+        sync = { ready: false, reason: "ServiceWriteFailed", message: describeApiError(err) };
+      }
+      break;
+  }
+  const ours =
+    service !== undefined && (service.metadata?.ownerReferences ?? []).some((r) => isControllerRefTo(r, swh));
+
+  const slices = deps.slicesOf(key).filter((slice) => belongsTo(slice, swh));
+  const status = computeStatus({
+    swh,
+    sync,
+    service: ours ? service : undefined,
+    slices,
+    staleNodes: deps.staleNodes(),
+    now: deps.now(),
+  });
+  const endpoints = status.endpoints;
+  deps.metrics.serviceEndpoints.set({ namespace, service: name, state: "ready" }, endpoints?.ready ?? 0);
+  deps.metrics.serviceEndpoints.set(
+    { namespace, service: name, state: "not_ready" },
+    (endpoints?.total ?? 0) - (endpoints?.ready ?? 0),
+  );
+
+  const previous = swh.status as ControllerStatus | undefined;
+  if (!sameStatus(previous, status)) {
+    await deps.api.patchStatus(namespace, name, mergePatch(previous ?? {}, status));
+    for (const change of conditionChanges(previous?.conditions, status.conditions ?? [])) {
+      if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough
+      const type = change.to === "True" ? "Normal" : "Warning";
+      deps.events.record(ref, type, change.reason, `${change.type} is ${change.to}: ${change.message}`);
+    }
+  }
+  if (writeError !== undefined)
+    throw new ServiceWriteError(`writing Service ${key} failed: ${describeApiError(writeError)}`, {
+      cause: writeError,
+    });
+}
+
+/** A slice counts for `swh` when it is controlled by it (or carries no controller, e.g. written by hand). */
+function belongsTo(slice: Readonly<V1EndpointSlice>, swh: Readonly<ServiceWithHealthchecks>): boolean {
+  const controller = slice.metadata?.ownerReferences?.find((r) => r.controller === true);
+  return controller === undefined || isControllerRefTo(controller, swh);
+}

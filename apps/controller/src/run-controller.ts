@@ -1,0 +1,275 @@
+/**
+ * Wires the controller: informers (every replica keeps warm caches), two work queues (SWHs by
+ * `namespace/name`, nodes by name) whose workers run only while this replica leads, and the handlers that turn
+ * notifications into keys. Handlers never do work themselves (level-based reconcile).
+ */
+import {
+  CoordinationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  DiscoveryV1Api,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+  type V1EndpointSlice,
+  type V1Lease,
+  type V1Node,
+  type V1Service,
+} from "@kubernetes/client-node";
+import {
+  AGENT_LEASE_PREFIX,
+  GROUP,
+  LABEL_MANAGED_BY,
+  MANAGED_BY,
+  PLURAL,
+  type ServiceWithHealthchecks,
+  VERSION,
+} from "@swh/crd-types";
+import { type Informer, type KubeMetrics, type Logger, startInformer, WorkQueue } from "@swh/kube";
+import type { Registry } from "prom-client";
+import { type ControllerApi, createControllerApi } from "./controller-api.js";
+import { type ControllerMetrics, createControllerMetrics } from "./controller-metrics.js";
+import { reconcileNode } from "./reconcile-node.js";
+import { type EventSink, reconcileSwh } from "./reconcile-swh.js";
+import { nodeOf, SliceIndex, swhKeyOf } from "./slice-index.js";
+import { APP_VERSION } from "./version.js";
+
+/** Runs `onStartedLeading` while this process holds the leader Lease (the `@swh/kube` contract). */
+export type LeaderElector = (opts: {
+  onStartedLeading(signal: AbortSignal): void;
+  onStoppedLeading(): void;
+  signal: AbortSignal;
+}) => Promise<void>;
+
+/** Everything the controller needs; I/O dependencies are injected so tests run it in-process. */
+export interface ControllerOptions {
+  kubeConfig: KubeConfig;
+  /** Install namespace: where the agents' heartbeat Leases live. */
+  namespace: string;
+  nodeNotReadyGraceMs: number;
+  logger: Logger;
+  registry: Registry;
+  kubeMetrics: KubeMetrics;
+  events: EventSink;
+  /** Leader election; undefined = act as leader at once (`--leader-elect=false`). */
+  elect?: LeaderElector;
+  signal: AbortSignal;
+  api?: ControllerApi;
+  now?: () => Date;
+  resyncMs?: number;
+}
+
+/** A running controller. */
+export interface RunningController {
+  /** True once every informer has synced (the `/readyz` answer). */
+  ready(): boolean;
+  /** True while this replica's workers run. */
+  leading(): boolean;
+  /** Resolves when the controller stopped: `signal` aborted, or leadership was lost (`"lost-leadership"`). */
+  done: Promise<"stopped" | "lost-leadership">;
+}
+
+/** Starts the controller; resolves once the informers are started (not synced). */
+export function runController(opts: ControllerOptions): RunningController {
+  const log = opts.logger;
+  const kc = opts.kubeConfig;
+  const now = opts.now ?? (() => new Date());
+  const api = opts.api ?? createControllerApi(kc);
+  const metrics: ControllerMetrics = createControllerMetrics(opts.registry, APP_VERSION);
+  const core = kc.makeApiClient(CoreV1Api);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const discovery = kc.makeApiClient(DiscoveryV1Api);
+  const coordination = kc.makeApiClient(CoordinationV1Api);
+  const common = {
+    kubeConfig: kc,
+    logger: log,
+    metrics: opts.kubeMetrics,
+    signal: opts.signal,
+    ...(opts.resyncMs ? { resyncMs: opts.resyncMs } : {}),
+  };
+  const sliceSelector = `${LABEL_MANAGED_BY}=${MANAGED_BY}`;
+
+  // Custom resources stay plain JSON (string timestamps), which client-node's object type does not describe.
+  const swhs = startInformer<KubernetesObject>({
+    ...common,
+    name: PLURAL,
+    path: `/apis/${GROUP}/${VERSION}/${PLURAL}`,
+    list: () =>
+      custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL }) as Promise<
+        KubernetesListObject<KubernetesObject>
+      >,
+  });
+  const services: Informer<V1Service> = startInformer<V1Service>({
+    ...common,
+    name: "services",
+    path: "/api/v1/services",
+    list: () => core.listServiceForAllNamespaces(),
+  });
+  const slices: Informer<V1EndpointSlice> = startInformer<V1EndpointSlice>({
+    ...common,
+    name: "endpointslices",
+    path: "/apis/discovery.k8s.io/v1/endpointslices",
+    labelSelector: sliceSelector,
+    list: () => discovery.listEndpointSliceForAllNamespaces({ labelSelector: sliceSelector }),
+  });
+  const nodes: Informer<V1Node> = startInformer<V1Node>({
+    ...common,
+    name: "nodes",
+    path: "/api/v1/nodes",
+    list: () => core.listNode(),
+  });
+  const leases: Informer<V1Lease> = startInformer<V1Lease>({
+    ...common,
+    name: "leases",
+    path: `/apis/coordination.k8s.io/v1/namespaces/${opts.namespace}/leases`,
+    list: () => coordination.listNamespacedLease({ namespace: opts.namespace }),
+  });
+  const informers = [swhs, services, slices, nodes, leases];
+
+  const swhQueue = new WorkQueue<string>({ name: "swh", metrics: opts.kubeMetrics, logger: log });
+  const nodeQueue = new WorkQueue<string>({ name: "node", metrics: opts.kubeMetrics, logger: log });
+  const index = new SliceIndex();
+  const staleNodes = new Set<string>();
+  const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) =>
+    `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
+
+  for (const event of ["add", "update", "delete"] as const) {
+    swhs.on(event, (swh) => swhQueue.add(keyOf(swh)));
+    services.on(event, (svc) => {
+      if (swhs.get(svc.metadata?.name ?? "", svc.metadata?.namespace) !== undefined) swhQueue.add(keyOf(svc));
+    });
+    nodes.on(event, (node) => nodeQueue.add(node.metadata?.name ?? ""));
+    leases.on(event, (lease) => {
+      const name = lease.metadata?.name ?? "";
+      if (name.startsWith(AGENT_LEASE_PREFIX)) nodeQueue.add(name.slice(AGENT_LEASE_PREFIX.length));
+    });
+    slices.on(event, (slice, old) => {
+      if (old !== undefined) index.remove(old);
+      if (event === "delete") index.remove(slice);
+      else index.upsert(slice);
+      for (const s of old === undefined ? [slice] : [slice, old]) {
+        swhQueue.add(swhKeyOf(s));
+        if (nodeOf(s) !== "") nodeQueue.add(nodeOf(s));
+      }
+    });
+  }
+
+  let synced = false;
+  let leading = false;
+  const done = (async (): Promise<"stopped" | "lost-leadership"> => {
+    try {
+      await Promise.all(informers.map((i) => i.synced()));
+    } catch (err) {
+      if (opts.signal.aborted) return "stopped";
+      throw err;
+    }
+    synced = true;
+    log.info("caches synced", {
+      swhs: swhs.list().length,
+      nodes: nodes.list().length,
+      slices: slices.list().length,
+    });
+
+    const lead = async (signal: AbortSignal) => {
+      leading = true;
+      opts.kubeMetrics.leader.set(1);
+      // A new leader starts from the whole world: every SWH and every node with slices or a Node object.
+      for (const swh of swhs.list()) swhQueue.add(keyOf(swh));
+      for (const node of new Set([...nodes.list().map((n) => n.metadata?.name ?? ""), ...index.nodes()]))
+        nodeQueue.add(node);
+      const work = <K extends string>(
+        queue: WorkQueue<K>,
+        fn: (key: K) => Promise<void | { requeueAfterMs: number }>,
+        concurrency: number,
+      ) =>
+        queue.run(
+          async (key) => {
+            const end = metrics.reconcileDuration.startTimer();
+            try {
+              return await fn(key);
+            } catch (err) {
+              // The queue logs the failure and retries with backoff.
+              metrics.reconcileErrors.inc();
+              throw err;
+            } finally {
+              end();
+            }
+          },
+          { concurrency, signal },
+        );
+      await Promise.all([
+        work(
+          swhQueue,
+          (key) =>
+            reconcileSwh(key, {
+              getSwh: (ns, name) => swhs.get(name, ns) as Readonly<ServiceWithHealthchecks> | undefined,
+              getService: (ns, name) => services.get(name, ns),
+              slicesOf: (key) => index.forSwh(key),
+              staleNodes: () => staleNodes,
+              api,
+              events: opts.events,
+              metrics,
+              logger: log,
+              now,
+            }),
+          2,
+        ),
+        work(
+          nodeQueue,
+          (name) =>
+            reconcileNode(name, {
+              getNode: (n) => nodes.get(n),
+              getLease: (n) => leases.get(n, opts.namespace),
+              slicesOnNode: (n) => index.forNode(n),
+              staleNodes,
+              enqueueSwh: (key) => swhQueue.add(key),
+              api,
+              metrics,
+              logger: log,
+              now,
+              notReadyGraceMs: opts.nodeNotReadyGraceMs,
+            }),
+          1,
+        ),
+      ]);
+    };
+    const clearLeaderOnly = () => {
+      leading = false;
+      opts.kubeMetrics.leader.set(0);
+      metrics.serviceEndpoints.reset();
+      metrics.heartbeatStale.reset();
+      staleNodes.clear();
+    };
+
+    if (opts.elect === undefined) {
+      await lead(opts.signal);
+      clearLeaderOnly();
+      return "stopped";
+    }
+    let lost = false;
+    let working: Promise<void> = Promise.resolve();
+    const stopLeading = new AbortController();
+    await opts.elect({
+      signal: opts.signal,
+      onStartedLeading: (signal) => {
+        log.info("started leading");
+        working = lead(AbortSignal.any([signal, stopLeading.signal])).catch((err: unknown) => {
+          log.error("workers failed", { err });
+        });
+      },
+      onStoppedLeading: () => {
+        if (!opts.signal.aborted) {
+          lost = true;
+          log.warn("lost leadership; stopping all work");
+        }
+        stopLeading.abort();
+      },
+    });
+    stopLeading.abort();
+    await working;
+    clearLeaderOnly();
+    return lost ? "lost-leadership" : "stopped";
+  })();
+
+  return { ready: () => synced, leading: () => leading, done };
+}
