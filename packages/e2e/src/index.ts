@@ -4,6 +4,7 @@ export { type Backend, startHttpBackend, startTcpBackend } from "./backends.js";
 export { type EndpointRow, endpointRows, renderEndpointTable, tableSignature } from "./endpoint-table.js";
 export { freePort } from "./free-port.js";
 export { createMailWorld, MAIL_NODES, type MailPod, mailBalancers, mailScenario } from "./mail-world.js";
+export { type ProcStats, readProcStats } from "./proc-stats.js";
 export { INSTALL_NAMESPACE, installProduct, Product, type ProductOptions } from "./product.js";
 export { parsePromText, type Sample, sumSamples } from "./prom-text.js";
 export { type AppName, bundlePath, MANIFESTS_DIR, REPO_ROOT } from "./repo-paths.js";
