@@ -10,5 +10,11 @@ export { type ClusterEndpoint, kubeConfigForToken, kubeconfigYaml } from "./kube
 export { type CertificateAuthority, type CertKeyPair, type IssueOptions, makeCa } from "./make-ca.js";
 export { createNode, deleteNode, type NodeSpecLite, setNodeReady, ZONE_LABEL } from "./nodes.js";
 export { createPod, forceDeletePod, markPodTerminating, type PodSpecLite, setPodReady } from "./pods.js";
+export {
+  type PostgresServer,
+  type PostgresUser,
+  type StartPostgresOptions,
+  startPostgres,
+} from "./postgres.js";
 export { clusterFromInfo, type TestCluster, testCluster } from "./test-cluster.js";
 export { type WaitForOptions, waitFor } from "./wait-for.js";

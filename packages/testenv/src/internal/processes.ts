@@ -68,10 +68,14 @@ export function isAlive(pid: number): boolean {
 }
 
 /**
- * Stops the process group led by `pid`: SIGTERM, then SIGKILL after `graceMs`. Resolves once the
+ * Stops the process group led by `pid`: `first` (default SIGTERM), then SIGKILL after `graceMs`. Resolves once the
  * leader is gone. A group that is already gone is fine.
  */
-export async function killGroup(pid: number, graceMs = 5_000): Promise<void> {
+export async function killGroup(
+  pid: number,
+  graceMs = 5_000,
+  first: NodeJS.Signals = "SIGTERM",
+): Promise<void> {
   const signal = (sig: NodeJS.Signals) => {
     try {
       process.kill(-pid, sig);
@@ -79,7 +83,7 @@ export async function killGroup(pid: number, graceMs = 5_000): Promise<void> {
       // ESRCH: the group is already gone.
     }
   };
-  signal("SIGTERM");
+  signal(first);
   const deadline = Date.now() + graceMs;
   while (isAlive(pid) && Date.now() < deadline) await delay(50);
   if (isAlive(pid)) {
