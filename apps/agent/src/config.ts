@@ -3,9 +3,7 @@
  * Flag names follow the controller-runtime conventions operators already know from other node agents.
  */
 
-/** Log levels accepted by `--log-level`. */
-export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import { LOG_LEVELS, type LogLevel } from "@swh/kube";
 
 /** A host/port pair to listen on; `host` undefined means every interface. */
 export interface BindAddress {

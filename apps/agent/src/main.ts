@@ -1,8 +1,43 @@
+/** The agent's executable entry: flags and environment → `runAgent`, SIGTERM → a clean stop. */
+import { KubeConfig } from "@kubernetes/client-node";
+import { createLogger, onShutdown } from "@swh/kube";
+import { parseAgentConfig } from "./config.js";
+import { type RunningAgent, runAgent } from "./run-agent.js";
 import { APP_VERSION } from "./version.js";
 
-if (process.argv.includes("--version")) {
+const parsed = parseAgentConfig(process.argv.slice(2), process.env);
+if (!parsed.ok) {
+  process.stderr.write(`swh-agent: ${parsed.error}\n`);
+  process.exit(2);
+}
+if ("version" in parsed) {
   process.stdout.write(`swh-agent ${APP_VERSION}\n`);
   process.exit(0);
 }
-process.stderr.write("swh-agent: not implemented yet\n");
-process.exit(1);
+const { config } = parsed;
+const logger = createLogger({ level: config.logLevel, base: { component: "swh-agent" } });
+const kubeConfig = new KubeConfig();
+if (config.kubeconfig) kubeConfig.loadFromFile(config.kubeconfig);
+else kubeConfig.loadFromDefault();
+
+logger.info("starting", { version: APP_VERSION, node: config.nodeName, namespace: config.namespace });
+let agent: RunningAgent | undefined;
+// A signal before the agent runs exits at once: nothing has been written yet.
+onShutdown(async (signal) => {
+  logger.info("shutting down", { signal });
+  await agent?.stop();
+});
+try {
+  agent = await runAgent({
+    kubeConfig,
+    nodeName: config.nodeName,
+    namespace: config.namespace,
+    logger,
+    maxConcurrentProbes: config.maxConcurrentProbes,
+    metricsBindAddress: config.metricsBindAddress,
+    healthBindAddress: config.healthBindAddress,
+  });
+} catch (err) {
+  logger.error("agent failed to start", { err });
+  process.exit(1);
+}

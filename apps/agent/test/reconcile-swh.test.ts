@@ -197,7 +197,14 @@ describe("reconcileSwh", () => {
     world.states.set(id, { passing: false, reason: "ConnectionRefused" });
     await world.reconcile();
     expect(world.transitions).toEqual([
-      { pod: "p", address: "10.244.1.5", portName: "http", port: 8080, ready: false },
+      {
+        pod: "p",
+        address: "10.244.1.5",
+        portName: "http",
+        port: 8080,
+        ready: false,
+        failure: { failingProbe: "TCP :8080", reason: "ConnectionRefused" },
+      },
     ]);
   });
 

@@ -9,6 +9,7 @@ export interface TransitionGroup {
     address: string;
     conditions: { ready: boolean; serving: boolean; terminating: boolean };
     targetRef: { name: string; namespace: string };
+    failure?: { failingProbe: string; reason: string };
   }[];
 }
 
@@ -19,6 +20,8 @@ export interface EndpointTransition {
   portName: string;
   port: number;
   ready: boolean;
+  /** When not ready because of a probe: which probe and why. */
+  failure?: { failingProbe: string; reason: string };
 }
 
 /**
@@ -45,13 +48,17 @@ export function findEndpointTransitions(
     for (const endpoint of group.endpoints) {
       const was = before.get(key(group.portName, group.port, endpoint.address));
       if (was === undefined || was === endpoint.conditions.ready) continue;
-      transitions.push({
+      const transition: EndpointTransition = {
         pod: endpoint.targetRef.name,
         address: endpoint.address,
         portName: group.portName,
         port: group.port,
         ready: endpoint.conditions.ready,
-      });
+      };
+      if (!endpoint.conditions.ready && endpoint.failure !== undefined) {
+        transition.failure = { failingProbe: endpoint.failure.failingProbe, reason: endpoint.failure.reason };
+      }
+      transitions.push(transition);
     }
   }
   return transitions;

@@ -34,6 +34,11 @@ export class ProbeTracker {
     return this.#states;
   }
 
+  /** The target with this id, while it is probed. */
+  target(id: string): ProbeTarget | undefined {
+    return this.#running.get(id);
+  }
+
   /** Number of targets being probed. */
   get size(): number {
     return this.#running.size;

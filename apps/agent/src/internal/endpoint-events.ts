@@ -1,0 +1,51 @@
+/**
+ * Reports endpoint readiness changes: one Event per changed (pod, port) on the SWH, through the rate-limited,
+ * aggregating EventRecorder (never one per probe), and the transitions metric.
+ */
+import type { SwhInput } from "@swh/aggregation";
+import { API_VERSION, KIND } from "@swh/crd-types";
+import type { EventRecorder, Logger } from "@swh/kube";
+import type { AgentMetrics } from "./agent-metrics.js";
+import type { EndpointTransition } from "./endpoint-transitions.js";
+
+/** Event reasons the agent emits. */
+export const ENDPOINT_EVENT_REASONS = { ready: "EndpointReady", notReady: "EndpointNotReady" } as const;
+
+/** Records Events and metrics for `transitions` of `swh` (its endpoints on this node). */
+export function recordEndpointTransitions(
+  swh: SwhInput,
+  transitions: readonly EndpointTransition[],
+  deps: { events: Pick<EventRecorder, "record">; metrics: AgentMetrics; logger: Logger },
+): void {
+  const subject = {
+    kind: KIND,
+    apiVersion: API_VERSION,
+    name: swh.name,
+    namespace: swh.namespace,
+    uid: swh.uid ?? "",
+  };
+  for (const t of transitions) {
+    const port = t.portName === "" ? `${t.port}` : `${t.portName} (${t.port})`;
+    const why = t.failure ? `: ${t.failure.failingProbe} ${t.failure.reason}` : "";
+    const message = `pod ${t.pod} (${t.address}) port ${port} is ${t.ready ? "ready" : `not ready${why}`}`;
+    deps.metrics.endpointTransitions.inc({
+      namespace: swh.namespace,
+      service: swh.name,
+      to: t.ready ? "ready" : "not_ready",
+    });
+    deps.events.record(
+      subject,
+      t.ready ? "Normal" : "Warning",
+      t.ready ? ENDPOINT_EVENT_REASONS.ready : ENDPOINT_EVENT_REASONS.notReady,
+      message,
+    );
+    deps.logger.info("endpoint readiness changed", {
+      swh: `${swh.namespace}/${swh.name}`,
+      pod: t.pod,
+      address: t.address,
+      port: t.port,
+      ready: t.ready,
+      ...(t.failure ? { reason: t.failure.reason } : {}),
+    });
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * Wires the agent together: informers → probe targets → probe scheduler → states → per-SWH work queue →
+ * reconcile → slice writer. Decisions live in `internal/` as plain functions; this file only connects them to
+ * the API server, timers and sockets, and is what `main` (and the integration tests, in-process) run.
+ */
+import { DiscoveryV1Api, type KubeConfig, type V1EndpointSlice, type V1Pod } from "@kubernetes/client-node";
+import type { PodInfo, ProbeTarget } from "@swh/aggregation";
+import { LABEL_SERVICE_NAME, LABEL_SERVICE_PROXY_NAME, LABEL_TOPOLOGY_ZONE } from "@swh/crd-types";
+import {
+  createKubeMetrics,
+  createMetricsRegistry,
+  EventRecorder,
+  type Logger,
+  type OpsServer,
+  startOpsServer,
+  WorkQueue,
+} from "@swh/kube";
+import { ProbeScheduler, probeBySpec } from "@swh/probes";
+import { isOwnedSlice } from "@swh/slice-writer";
+import { Registry } from "prom-client";
+import type { BindAddress } from "./config.js";
+import { createAgentMetrics, probeModeLabel } from "./internal/agent-metrics.js";
+import { recordEndpointTransitions } from "./internal/endpoint-events.js";
+import { readReasonSeeds } from "./internal/endpoint-reasons.js";
+import { runHeartbeat } from "./internal/heartbeat.js";
+import {
+  type AgentInformers,
+  informersHaveSynced,
+  informersSynced,
+  startAgentInformers,
+} from "./internal/informers.js";
+import { podInfoFromPod } from "./internal/pod-info.js";
+import { planNodeTargets } from "./internal/probe-targets.js";
+import { ProbeTracker } from "./internal/probe-tracker.js";
+import { reconcileSwh } from "./internal/reconcile-swh.js";
+import { runProbe } from "./internal/run-probe.js";
+import { seedProbeStates } from "./internal/seed-probe-states.js";
+import { swhInputFromObject, swhKeyOf } from "./internal/swh-input.js";
+import { writeSlices } from "./internal/write-slices.js";
+import { WrittenSlices } from "./internal/written-slices.js";
+import { APP_VERSION } from "./version.js";
+
+/** Options of `runAgent`; the defaults are the production values. */
+export interface RunAgentOptions {
+  kubeConfig: KubeConfig;
+  nodeName: string;
+  /** Namespace of the heartbeat Lease; no heartbeat when undefined. */
+  namespace?: string | undefined;
+  logger: Logger;
+  /** Registry for /metrics; a new one with process metrics by default. */
+  registry?: Registry;
+  maxConcurrentProbes?: number;
+  /** How long a probe change waits for others to join it in one write. Default 50 ms. */
+  coalesceMs?: number;
+  /** Heartbeat renewal period; default 10 s. */
+  heartbeatIntervalMs?: number;
+  /** Heartbeat Lease duration; default 40 s. */
+  leaseDurationSeconds?: number;
+  /** Where /metrics is served (with /healthz and /readyz); none when undefined. */
+  metricsBindAddress?: BindAddress | undefined;
+  /** Where /healthz and /readyz are served; none when undefined. */
+  healthBindAddress?: BindAddress | undefined;
+  /** SWHs reconciled at the same time. Default 4. */
+  workers?: number;
+  /** Informer re-list period (tests shorten it). */
+  resyncMs?: number;
+}
+
+/** A running agent. */
+export interface RunningAgent {
+  readonly registry: Registry;
+  /** Bound ports of the ops servers (0 ports resolved). */
+  readonly ports: { metrics?: number; health?: number };
+  /** True once every informer has synced and probing has started from the published state. */
+  ready(): boolean;
+  /** Stops watching, probing and writing; leaves every slice as it is (SPEC §3.6). */
+  stop(): Promise<void>;
+}
+
+const TARGETS = "targets";
+
+/** Starts the agent and resolves once it has synced and started probing (see `RunningAgent`). */
+export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
+  const { kubeConfig, nodeName, logger } = opts;
+  const log = logger.child({ node: nodeName });
+  const stopper = new AbortController();
+  const signal = stopper.signal;
+  const registry = opts.registry ?? createMetricsRegistry();
+  const kubeMetrics = createKubeMetrics(registry);
+  const metrics = createAgentMetrics(registry, APP_VERSION);
+  const coalesceMs = opts.coalesceMs ?? 50;
+  let started = false;
+
+  const servers: OpsServer[] = [];
+  const ports: { metrics?: number; health?: number } = {};
+  const ready = () => started && !signal.aborted && informersHaveSynced(informers);
+  try {
+    if (opts.healthBindAddress) {
+      // The health port is reachable by the kubelet; metrics stay on their own (proxied) address.
+      const server = await startOpsServer({
+        host: opts.healthBindAddress.host ?? "0.0.0.0",
+        port: opts.healthBindAddress.port,
+        registry: new Registry(),
+        ready,
+        logger: log,
+      });
+      servers.push(server);
+      ports.health = server.port;
+    }
+    if (opts.metricsBindAddress) {
+      const server = await startOpsServer({
+        host: opts.metricsBindAddress.host ?? "0.0.0.0",
+        port: opts.metricsBindAddress.port,
+        registry,
+        ready,
+        logger: log,
+      });
+      servers.push(server);
+      ports.metrics = server.port;
+    }
+  } catch (err) {
+    await Promise.all(servers.map((s) => s.close()));
+    throw err;
+  }
+
+  const queue = new WorkQueue<string>({ name: "servicewithhealthchecks", metrics: kubeMetrics, logger: log });
+  const written = new WrittenSlices();
+  const events = new EventRecorder({
+    component: "network.deckhouse.io/swh-agent",
+    instance: nodeName,
+    kubeConfig,
+    logger: log,
+    metrics: kubeMetrics,
+  });
+  const sliceApi = kubeConfig.makeApiClient(DiscoveryV1Api);
+
+  const informers: AgentInformers = startAgentInformers({
+    kubeConfig,
+    nodeName,
+    logger: log,
+    metrics: kubeMetrics,
+    signal,
+    ...(opts.resyncMs === undefined ? {} : { resyncMs: opts.resyncMs }),
+  });
+
+  const pods = (): PodInfo[] =>
+    informers.pods.list().flatMap((pod) => {
+      const info = podInfoFromPod(pod as V1Pod);
+      return info === undefined ? [] : [info];
+    });
+  const swhInputs = () =>
+    informers.swhs.list().flatMap((obj) => {
+      const input = swhInputFromObject(obj);
+      return input === undefined ? [] : [input];
+    });
+  const ownSlices = (namespace: string, name: string): V1EndpointSlice[] => {
+    const matches = (slice: V1EndpointSlice) =>
+      slice.metadata?.namespace === namespace && isOwnedSlice(slice, { nodeName, swhName: name });
+    return written.view(
+      informers.slices.list().filter((s) => matches(s as V1EndpointSlice)),
+      namespace,
+      matches,
+    );
+  };
+  const enqueueNamespace = (namespace: string | undefined) => {
+    for (const swh of informers.swhs.list()) {
+      if (namespace === undefined || swh.metadata?.namespace === namespace) {
+        queue.add(swhKeyOf({ namespace: swh.metadata?.namespace ?? "", name: swh.metadata?.name ?? "" }));
+      }
+    }
+  };
+
+  // Event handlers only enqueue keys; the worker reads current state (level-based).
+  for (const event of ["add", "update", "delete"] as const) {
+    informers.pods.on(event, (pod) => {
+      queue.add(TARGETS);
+      enqueueNamespace(pod.metadata?.namespace);
+    });
+    informers.swhs.on(event, (swh) => {
+      queue.add(TARGETS);
+      queue.add(swhKeyOf({ namespace: swh.metadata?.namespace ?? "", name: swh.metadata?.name ?? "" }));
+    });
+    informers.services.on(event, (svc) => {
+      const key = swhKeyOf({ namespace: svc.metadata?.namespace ?? "", name: svc.metadata?.name ?? "" });
+      if (informers.swhs.get(svc.metadata?.name ?? "", svc.metadata?.namespace)) queue.add(key);
+    });
+    informers.nodes.on(event, () => enqueueNamespace(undefined));
+    informers.slices.on(event, (slice) => {
+      written.observe(slice, event === "delete");
+      const name = slice.metadata?.labels?.[LABEL_SERVICE_NAME];
+      if (name) queue.add(swhKeyOf({ namespace: slice.metadata?.namespace ?? "", name }));
+    });
+  }
+
+  let scheduler: ProbeScheduler<ProbeTarget> | undefined;
+  let heartbeat: Promise<void> = Promise.resolve();
+  let worker: Promise<void> = Promise.resolve();
+  const stop = async () => {
+    if (signal.aborted) return;
+    log.info("agent stopping; slices are left as they are");
+    stopper.abort();
+    scheduler?.stop();
+    queue.clearDelayed();
+    await Promise.allSettled([worker, heartbeat]);
+    await events.flush().catch(() => {});
+    await Promise.all(servers.map((s) => s.close().catch(() => {})));
+  };
+
+  try {
+    await informersSynced(informers);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  // Start from what is published (SPEC §3.6): passing where an endpoint serves, reasons from the annotation.
+  const tracker: ProbeTracker = new ProbeTracker(
+    {
+      upsert: (t) => scheduler?.upsert(t),
+      remove: (id) => scheduler?.remove(id),
+      state: (id) => scheduler?.state(id),
+    },
+    Date.now,
+  );
+  scheduler = new ProbeScheduler<ProbeTarget>({
+    maxConcurrent: opts.maxConcurrentProbes ?? 100,
+    signal,
+    run: (target, probeSignal) =>
+      runProbe(target.probe, probeSignal, {
+        probe: probeBySpec,
+        secret: (namespace, name) => informers.secrets.get(name, namespace),
+      }),
+    onTransition: (id, state) => log.debug("probe target changed", { target: id, passing: state.passing }),
+    onResult: (id, result) => {
+      const mode = probeModeLabel(modeOf(tracker, id));
+      metrics.probeResults.inc({ mode, result: result.ok ? "success" : "failure" });
+      metrics.probeDuration.observe({ mode }, result.durationMs / 1000);
+      for (const user of tracker.recordResult(id, result)) queue.addAfter(swhKeyOf(user), coalesceMs);
+    },
+  });
+  const initial = planNodeTargets(swhInputs(), pods(), nodeName);
+  const slices = informers.slices.list() as V1EndpointSlice[];
+  const seeds = readReasonSeeds(slices);
+  const passing = seedProbeStates(
+    initial.targets.map((target) => ({ target, users: initial.users.get(target.id) ?? [] })),
+    slices,
+  );
+  for (const id of passing.keys()) seeds.set(id, { passing: true });
+  tracker.sync(initial, seeds);
+  metrics.probeTargets.set(tracker.size);
+  log.info("agent started", { targets: tracker.size, seededPassing: passing.size, slices: slices.length });
+
+  const zoneOf = (node: string) => informers.nodes.get(node)?.metadata?.labels?.[LABEL_TOPOLOGY_ZONE];
+  const work = async (key: string): Promise<void> => {
+    if (key === TARGETS) {
+      tracker.sync(planNodeTargets(swhInputs(), pods(), nodeName));
+      metrics.probeTargets.set(tracker.size);
+      return;
+    }
+    await reconcileSwh(key, {
+      nodeName,
+      swh: (namespace, name) => informers.swhs.get(name, namespace),
+      ownSlices,
+      pods,
+      states: () => tracker.states,
+      zoneOf,
+      serviceLabels: (swh) => {
+        const svc = informers.services.get(swh.name, swh.namespace);
+        const proxy = svc?.metadata?.labels?.[LABEL_SERVICE_PROXY_NAME];
+        return {
+          headless: svc?.spec?.clusterIP === "None" || swh.spec.clusterIP === "None",
+          ...(proxy ? { serviceProxyName: proxy } : {}),
+        };
+      },
+      write: async (request) => {
+        const result = await writeSlices(request, { api: sliceApi, nodeName, metrics, logger: log });
+        if (result) written.recordWrites(request.swh.namespace, result.written, result.deleted);
+      },
+      transitions: (swh, transitions) =>
+        recordEndpointTransitions(swh, transitions, { events, metrics, logger: log }),
+      endpoints: (ref, counts) => {
+        for (const state of ["ready", "not_ready", "terminating"] as const) {
+          const labels = { namespace: ref.namespace, service: ref.name, state };
+          if (counts === undefined) metrics.endpoints.remove(labels);
+          else metrics.endpoints.set(labels, counts[state]);
+        }
+      },
+    });
+  };
+
+  queue.add(TARGETS);
+  enqueueNamespace(undefined);
+  worker = queue.run(work, { concurrency: opts.workers ?? 4, signal });
+  if (opts.namespace) {
+    heartbeat = runHeartbeat({
+      kubeConfig,
+      namespace: opts.namespace,
+      nodeName,
+      intervalMs: opts.heartbeatIntervalMs ?? 10_000,
+      leaseDurationSeconds: opts.leaseDurationSeconds ?? 40,
+      logger: log,
+      signal,
+    });
+  }
+  started = true;
+  return { registry, ports, ready, stop };
+}
+
+function modeOf(tracker: ProbeTracker, id: string): "TCP" | "HTTP" | "PostgreSQL" {
+  return tracker.target(id)?.probe.mode ?? "TCP";
+}
