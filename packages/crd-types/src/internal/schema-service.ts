@@ -100,6 +100,13 @@ export const serviceFieldsProperties: Readonly<Record<string, SchemaNode>> = {
     maxItems: 2,
     description: "IP families of the Service.",
     items: oneOf("IP family.", ["IPv4", "IPv6"]),
+    "x-kubernetes-validations": [
+      celRule<string[]>(
+        "size(self) < 2 || self[0] != self[1]",
+        "ipFamilies must not repeat a family",
+        (families) => families.length < 2 || families[0] !== families[1],
+      ),
+    ],
   },
   ipFamilyPolicy: oneOf("Dual-stack policy.", ["SingleStack", "PreferDualStack", "RequireDualStack"]),
   loadBalancerClass: str("Load balancer implementation to use.", 253),
@@ -142,5 +149,20 @@ export const serviceFieldsRules = [
     "externalName is required when type is ExternalName",
     (spec) => spec.type !== "ExternalName" || (spec.externalName ?? "") !== "",
     ".externalName",
+  ),
+  celRule<ServiceWithHealthchecksSpec>(
+    "self.type in ['NodePort', 'LoadBalancer'] || !has(self.ports) || self.ports.all(p, !has(p.nodePort))",
+    "ports[].nodePort may only be set when type is NodePort or LoadBalancer",
+    (spec) =>
+      spec.type === "NodePort" ||
+      spec.type === "LoadBalancer" ||
+      (spec.ports ?? []).every((p) => p.nodePort === undefined),
+    ".ports",
+  ),
+  celRule<ServiceWithHealthchecksSpec>(
+    "!has(self.clusterIP) || self.clusterIP != 'None' || self.type == 'ClusterIP'",
+    "clusterIP None (headless) requires type ClusterIP",
+    (spec) => spec.clusterIP !== "None" || spec.type === "ClusterIP",
+    ".clusterIP",
   ),
 ];

@@ -232,6 +232,21 @@ export const INVALID_CASES: readonly InvalidCase[] = [
     manifest: swh(aSpec({ ipFamilies: ["IPv4", "IPv6", "IPv4"] })),
   },
   {
+    name: "nodePort on a ClusterIP Service",
+    field: "spec.ports",
+    manifest: swh(aSpec({ ports: [{ name: "http", port: 80, nodePort: 30080 }] })),
+  },
+  {
+    name: "headless LoadBalancer",
+    field: "spec.clusterIP",
+    manifest: swh(aSpec({ type: "LoadBalancer", clusterIP: "None" })),
+  },
+  {
+    name: "the same IP family twice",
+    field: "spec.ipFamilies",
+    manifest: swh(aSpec({ ipFamilies: ["IPv6", "IPv6"] })),
+  },
+  {
     name: "selector value not a string",
     field: "spec.selector.app",
     manifest: swh(aSpec({ selector: { app: 1 as never } })),

@@ -44,6 +44,9 @@ const EDGE_VALUES: readonly unknown[] = [
   "GET",
   "POST",
   "ClusterIP",
+  "LoadBalancer",
+  ["IPv4", "IPv4"],
+  ["IPv4", "IPv6"],
   "ExternalName",
   "Local",
   "None",
@@ -59,6 +62,9 @@ const EDGE_VALUES: readonly unknown[] = [
 /** Paths (from spec) that a mutation may overwrite; the spec is given a probe and a port first. */
 const PATHS: readonly (readonly (string | number)[])[] = [
   ["type"],
+  ["clusterIP"],
+  ["ports", 0, "nodePort"],
+  ["ipFamilies"],
   ["externalName"],
   ["selector", "app"],
   ["sessionAffinityConfig", "clientIP", "timeoutSeconds"],
