@@ -1,117 +1,172 @@
 /**
- * fast-check arbitrary of specs that are often invalid: a valid spec with one field overwritten by an edge value
- * (bounds ±1, bad names, wrong types, null). Used to check that `validate()` and the API server agree on
- * accept/reject, beyond the hand-written table.
+ * Boundary mutations: for each field that has a rule, the values on both sides of it (bounds ±1, good and bad
+ * names, wrong types, null). Applied one at a time to random valid specs, they check that `validate()` and the
+ * API server agree on accept/reject at every boundary, beyond the hand-written table.
  */
-import fc from "fast-check";
-import { type ProbeSpec, type ServiceWithHealthchecksSpec, tcpProbe } from "../../src/index.js";
-import { probeArb, specArb } from "./arbitraries.js";
+import { httpProbe, postgresProbe, type ServiceWithHealthchecksSpec } from "../../src/index.js";
 
-const EDGE_VALUES: readonly unknown[] = [
+type Path = readonly (string | number)[];
+
+const PORT = [0, 1, 65535, 65536, -1, "80", 1.5, null];
+const TARGET_PORT = [
   0,
-  -1,
   1,
-  15,
-  99,
-  100,
-  599,
-  600,
   65535,
   65536,
-  108000,
-  108001,
-  1.5,
-  "",
   "a",
-  "A",
-  "a-b",
+  "web",
+  "Web",
   "a--b",
   "-a",
   "a-",
   "80",
-  "web",
-  "averyveryverylongname",
   "abcdefghijklmno",
-  "/",
-  "/healthz",
-  "healthz",
-  "TCP",
-  "UDP",
-  "ICMP",
-  "HTTP",
-  "HTTPS",
-  "PostgreSQL",
-  "GET",
-  "POST",
-  "ClusterIP",
-  "LoadBalancer",
-  ["IPv4", "IPv4"],
-  ["IPv4", "IPv6"],
-  "ExternalName",
-  "Local",
-  "None",
+  "abcdefghijklmnop",
+  "",
+  1.5,
   true,
-  false,
   null,
-  [],
-  {},
-  [200],
-  [700],
+];
+const AT_LEAST_ONE = [0, 1, -1, 1000, "1", null];
+const P = ["healthcheck", "probes"] as const;
+
+/** Every (path under spec, value) pair to try; paths refer to a spec prepared by `prepareSpec`. */
+const EDGES: readonly [Path, readonly unknown[]][] = [
+  [["type"], ["ClusterIP", "NodePort", "LoadBalancer", "ExternalName", "Ingress", null, 1]],
+  [["clusterIP"], ["None", "", "10.96.0.5", "x".repeat(45), "x".repeat(46), null]],
+  [["externalName"], ["", "db.example.com", "x".repeat(253), "x".repeat(254), null]],
+  [
+    ["ipFamilies"],
+    [[], ["IPv4"], ["IPv4", "IPv6"], ["IPv6", "IPv6"], ["IPv4", "IPv6", "IPv4"], ["IPX"], "IPv4", null],
+  ],
+  [
+    ["selector", "app"],
+    ["", "a", "x".repeat(64), 1, null, true],
+  ],
+  [
+    ["sessionAffinityConfig"],
+    [
+      { clientIP: { timeoutSeconds: 0 } },
+      { clientIP: { timeoutSeconds: 86400 } },
+      { clientIP: { timeoutSeconds: 86401 } },
+      null,
+    ],
+  ],
+  [
+    ["ports", 0, "name"],
+    ["", "a", "A", "a-", "-a", "a".repeat(63), "a".repeat(64), "1", null, 5],
+  ],
+  [["ports", 0, "port"], PORT],
+  [["ports", 0, "nodePort"], PORT],
+  [
+    ["ports", 0, "protocol"],
+    ["TCP", "UDP", "SCTP", "ICMP", "", null, 6],
+  ],
+  [["ports", 0, "targetPort"], TARGET_PORT],
+  [
+    ["ports", 1],
+    [
+      { name: "q", port: 80 },
+      { name: "q", port: 80, protocol: "UDP" },
+      { port: 81 },
+      { name: "p", port: 81 },
+      { name: "q", port: 81 },
+      "x",
+      null,
+    ],
+  ],
+  [
+    ["healthcheck", "initialDelaySeconds"],
+    [-1, 0, 108000, 108001, 1.5, "10", null],
+  ],
+  [
+    ["healthcheck", "periodSeconds"],
+    [0, 1, 108000, 108001, null],
+  ],
+  [
+    [...P, 0, "mode"],
+    ["TCP", "HTTP", "PostgreSQL", "GRPC", "", null],
+  ],
+  [[...P, 0, "timeoutSeconds"], AT_LEAST_ONE],
+  [[...P, 0, "successThreshold"], AT_LEAST_ONE],
+  [[...P, 0, "failureThreshold"], AT_LEAST_ONE],
+  [
+    [...P, 0, "tcp"],
+    [{ targetPort: 80 }, {}, null, "x"],
+  ],
+  [
+    [...P, 0, "http"],
+    [{ targetPort: 80 }, { targetPort: 80, path: "x" }, {}, null],
+  ],
+  [
+    [...P, 0, "postgreSQL"],
+    [{ targetPort: 5432 }, {}, null],
+  ],
+  [[...P, 1, "http", "targetPort"], TARGET_PORT],
+  [
+    [...P, 1, "http", "path"],
+    ["/", "", "x", "/x", `/${"x".repeat(2047)}`, `/${"x".repeat(2048)}`, null],
+  ],
+  [
+    [...P, 1, "http", "code"],
+    [[], [100], [599], [99], [600], [200, "x"], Array(100).fill(200), Array(101).fill(200), null],
+  ],
+  [
+    [...P, 1, "http", "scheme"],
+    ["HTTP", "HTTPS", "http", null],
+  ],
+  [
+    [...P, 1, "http", "method"],
+    ["GET", "HEAD", "POST", null],
+  ],
+  [
+    [...P, 1, "http", "httpHeaders"],
+    [[{ name: "X-A", value: "1" }], [{ name: "X A", value: "1" }], [{ name: "X" }], [{ value: "1" }], null],
+  ],
+  [[...P, 2, "postgreSQL", "targetPort"], TARGET_PORT],
+  [
+    [...P, 2, "postgreSQL", "query"],
+    ["", "select 1", null],
+  ],
+  [
+    [...P, 2, "postgreSQL", "authSecretName"],
+    ["a", "A", "a.b", "-a", "x".repeat(253), "x".repeat(254), null],
+  ],
 ];
 
-/** Paths (from spec) that a mutation may overwrite; the spec is given a probe and a port first. */
-const PATHS: readonly (readonly (string | number)[])[] = [
-  ["type"],
-  ["clusterIP"],
-  ["ports", 0, "nodePort"],
-  ["ipFamilies"],
-  ["externalName"],
-  ["selector", "app"],
-  ["sessionAffinityConfig", "clientIP", "timeoutSeconds"],
-  ["ports", 0, "name"],
-  ["ports", 0, "port"],
-  ["ports", 0, "protocol"],
-  ["ports", 0, "targetPort"],
-  ["ports", 1],
-  ["healthcheck", "initialDelaySeconds"],
-  ["healthcheck", "periodSeconds"],
-  ["healthcheck", "probes", 0, "mode"],
-  ["healthcheck", "probes", 0, "timeoutSeconds"],
-  ["healthcheck", "probes", 0, "successThreshold"],
-  ["healthcheck", "probes", 0, "failureThreshold"],
-  ["healthcheck", "probes", 0, "tcp"],
-  ["healthcheck", "probes", 0, "http"],
-  ["healthcheck", "probes", 0, "tcp", "targetPort"],
-  ["healthcheck", "probes", 0, "http", "targetPort"],
-  ["healthcheck", "probes", 0, "http", "path"],
-  ["healthcheck", "probes", 0, "http", "code"],
-  ["healthcheck", "probes", 0, "http", "scheme"],
-  ["healthcheck", "probes", 0, "postgreSQL", "query"],
-];
-
-function setPath(target: Record<string, unknown>, path: readonly (string | number)[], value: unknown): void {
-  let node: Record<string | number, unknown> = target;
-  for (const [i, key] of path.entries()) {
-    if (i === path.length - 1) {
-      node[key] = structuredClone(value);
-      return;
-    }
-    const next = node[key];
-    if (next === null || typeof next !== "object") return; // the path does not exist in this spec: no change
-    node = next as Record<string | number, unknown>;
-  }
+/** One mutation: set `path` (under spec) to `value`. */
+export interface Mutation {
+  path: Path;
+  value: unknown;
 }
 
-/** A spec with one probe and one port, then one field set to an edge value. */
-export const mutatedSpecArb: fc.Arbitrary<ServiceWithHealthchecksSpec> = fc
-  .tuple(specArb, probeArb, fc.constantFrom(...PATHS), fc.constantFrom(...EDGE_VALUES))
-  .map(([spec, probe, path, value]) => {
-    const probes: ProbeSpec[] = [probe, tcpProbe(1)];
-    const mutated = structuredClone({
-      ...spec,
-      ports: spec.ports?.length ? spec.ports : [{ name: "p", port: 80 }],
-      healthcheck: { ...spec.healthcheck, probes },
-    }) as unknown as Record<string, unknown>;
-    setPath(mutated, path, value);
-    return mutated as ServiceWithHealthchecksSpec;
-  });
+/** All boundary mutations, one per (field, edge value). */
+export const MUTATIONS: readonly Mutation[] = EDGES.flatMap(([path, values]) =>
+  values.map((value) => ({ path, value })),
+);
+
+/** Gives a random valid spec what the mutation paths expect: a port, and probes [any, HTTP, PostgreSQL]. */
+function prepareSpec(spec: ServiceWithHealthchecksSpec): Record<string, unknown> {
+  const probes = [...(spec.healthcheck?.probes ?? []).slice(0, 1), httpProbe(8080), postgresProbe(5432)];
+  if (probes.length < 3) probes.unshift(httpProbe(9090));
+  const ports = spec.ports?.length ? spec.ports.slice(0, 1) : [{ name: "p", port: 80 }];
+  return structuredClone({ ...spec, ports, healthcheck: { ...spec.healthcheck, probes } });
+}
+
+/** Returns a copy of `spec`, prepared, with `mutation` applied. */
+export function applyMutation(
+  spec: ServiceWithHealthchecksSpec,
+  mutation: Mutation,
+): ServiceWithHealthchecksSpec {
+  const root = prepareSpec(spec);
+  let node = root as Record<string | number, unknown>;
+  for (const [i, key] of mutation.path.entries()) {
+    if (i === mutation.path.length - 1) {
+      node[key] = structuredClone(mutation.value);
+      break;
+    }
+    node[key] ??= {};
+    node = node[key] as Record<string | number, unknown>;
+  }
+  return root as ServiceWithHealthchecksSpec;
+}
