@@ -19,6 +19,9 @@ log() { printf '[build-tools] %s\n' "$*" >&2; }
 command -v go >/dev/null || { log "go is required to build the tools"; exit 1; }
 export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
 mkdir -p "$BIN_DIR"
+# One build at a time across processes (test files may ask concurrently): wait for the other.
+exec 9>"$BIN_DIR/.lock"
+flock 9
 
 # build NAME VERSION PACKAGE: `go install PACKAGE@VERSION` into a temp GOBIN, then moved to NAME-VERSION.
 build() {

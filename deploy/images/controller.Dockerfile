@@ -1,0 +1,21 @@
+# syntax=docker/dockerfile:1
+# Image of the service-with-healthchecks controller. Build from the repository root:
+#   docker build -f deploy/images/controller.Dockerfile -t service-with-healthchecks/swh-controller:<version> .
+# deploy/scripts/build-images.sh produces the same layout without a registry (buildah from scratch).
+
+# --- build: the single-file bundle (esbuild) -------------------------------------------------
+FROM docker.io/library/node:24-bookworm-slim AS build
+WORKDIR /src
+ENV COREPACK_ENABLE_DOWNLOAD_PROMPT=0
+RUN corepack enable
+COPY . .
+RUN pnpm install --frozen-lockfile && pnpm --filter @swh/controller build
+
+# --- runtime: Node 24 and the bundle, nothing else (no shell, no package manager, no node_modules)
+FROM gcr.io/distroless/nodejs24-debian12:nonroot
+COPY --from=build /src/apps/controller/dist/main.mjs /app/main.mjs
+WORKDIR /app
+ENV NODE_ENV=production
+# The chart runs every container as 65534:65534 on a read-only root filesystem.
+USER 65534:65534
+ENTRYPOINT ["/nodejs/bin/node", "/app/main.mjs"]

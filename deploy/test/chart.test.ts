@@ -1,0 +1,263 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  CHART_DIR,
+  DEPLOY_DIR,
+  find,
+  helmTemplate,
+  helmTemplateRaw,
+  KUBE_VERSION,
+  type RenderedObject,
+  requiredTool,
+  run,
+} from "./support/tools.ts";
+
+const CUSTOM_VALUES = join(DEPLOY_DIR, "test/values-custom.yaml");
+
+function podSpec(workload: RenderedObject) {
+  return workload.spec.template.spec;
+}
+
+function container(workload: RenderedObject, name: string) {
+  const found = podSpec(workload).containers.find((c: { name: string }) => c.name === name);
+  if (!found) throw new Error(`${workload.kind} ${workload.metadata.name} has no container ${name}`);
+  return found;
+}
+
+function envOf(c: { env?: { name: string; value?: string; valueFrom?: unknown }[] }, name: string) {
+  return c.env?.find((e) => e.name === name);
+}
+
+describe("helm lint", () => {
+  it("passes for the default values", () => {
+    const result = run(requiredTool("helm"), ["lint", CHART_DIR, "--strict", "--kube-version", KUBE_VERSION]);
+    expect(result.stderr + result.stdout).toContain("0 chart(s) failed");
+    expect(result.status).toBe(0);
+  });
+
+  it("passes for a non-default values file", () => {
+    const result = run(requiredTool("helm"), [
+      "lint",
+      CHART_DIR,
+      "--strict",
+      "--kube-version",
+      KUBE_VERSION,
+      "--values",
+      CUSTOM_VALUES,
+    ]);
+    expect(result.stderr + result.stdout).toContain("0 chart(s) failed");
+    expect(result.status).toBe(0);
+  });
+});
+
+describe("helm template with the default values", () => {
+  const objects = helmTemplate();
+  const controller = find(objects, "Deployment", "swh-controller");
+  const agent = find(objects, "DaemonSet", "swh-agent");
+
+  it("labels every object with the standard app.kubernetes.io labels", () => {
+    for (const obj of objects) {
+      expect(obj.metadata.labels, `${obj.kind}/${obj.metadata.name}`).toMatchObject({
+        "app.kubernetes.io/name": "service-with-healthchecks",
+        "app.kubernetes.io/instance": "swh",
+        "app.kubernetes.io/version": "0.1.0",
+        "app.kubernetes.io/managed-by": "Helm",
+        "app.kubernetes.io/part-of": "service-with-healthchecks",
+      });
+    }
+  });
+
+  it("runs two controller replicas with leader election, guarded by a PDB", () => {
+    expect(controller.spec.replicas).toBe(2);
+    const args: string[] = container(controller, "controller").args;
+    expect(args).toContain("--leader-elect=true");
+    expect(args).toContain("--namespace=$(POD_NAMESPACE)");
+    expect(args).toContain("--log-level=info");
+    expect(envOf(container(controller, "controller"), "POD_NAMESPACE")?.valueFrom).toEqual({
+      fieldRef: { fieldPath: "metadata.namespace" },
+    });
+    const pdb = find(objects, "PodDisruptionBudget", "swh-controller");
+    expect(pdb.spec.minAvailable).toBe(1);
+    expect(pdb.spec.selector.matchLabels).toEqual(controller.spec.selector.matchLabels);
+  });
+
+  it("runs the agent on every node: tolerates every taint, NODE_NAME from the downward API, no host network", () => {
+    expect(podSpec(agent).tolerations).toEqual([{ operator: "Exists" }]);
+    expect(envOf(container(agent, "agent"), "NODE_NAME")?.valueFrom).toEqual({
+      fieldRef: { fieldPath: "spec.nodeName" },
+    });
+    expect(podSpec(agent).hostNetwork).toBeUndefined();
+  });
+
+  it("uses each app's own ServiceAccount", () => {
+    expect(podSpec(controller).serviceAccountName).toBe("swh-controller");
+    expect(podSpec(agent).serviceAccountName).toBe("swh-agent");
+    find(objects, "ServiceAccount", "swh-controller");
+    find(objects, "ServiceAccount", "swh-agent");
+  });
+
+  it("gives every container a restricted security context", () => {
+    for (const workload of [controller, agent]) {
+      expect(podSpec(workload).securityContext).toMatchObject({
+        runAsNonRoot: true,
+        seccompProfile: { type: "RuntimeDefault" },
+      });
+      for (const c of podSpec(workload).containers) {
+        expect(c.securityContext, `${workload.kind}/${c.name}`).toEqual({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          runAsNonRoot: true,
+          runAsUser: 65534,
+          runAsGroup: 65534,
+          capabilities: { drop: ["ALL"] },
+          seccompProfile: { type: "RuntimeDefault" },
+        });
+      }
+    }
+  });
+
+  it("binds the apps' metrics to loopback behind a kube-rbac-proxy sidecar with resource attributes", () => {
+    for (const [workload, app, resource] of [
+      [controller, "controller", "deployments"],
+      [agent, "agent", "daemonsets"],
+    ] as const) {
+      expect(container(workload, app).args).toContain("--metrics-bind-address=127.0.0.1:8080");
+      expect(container(workload, app).args).toContain("--health-bind-address=:8081");
+      expect(container(workload, app).ports.map((p: { name: string }) => p.name)).toEqual(["health"]);
+      const proxy = container(workload, "kube-rbac-proxy");
+      expect(proxy.args).toContain("--upstream=http://127.0.0.1:8080/");
+      expect(proxy.args).toContain("--secure-listen-address=0.0.0.0:8443");
+      const volume = podSpec(workload).volumes.find(
+        (v: { name: string }) => v.name === "kube-rbac-proxy-config",
+      );
+      const config = find(objects, "ConfigMap", volume.configMap.name);
+      expect(config.data["config.yaml"]).toContain(`resource: ${resource}`);
+      expect(config.data["config.yaml"]).toContain(`name: swh-${app}`);
+      expect(config.data["config.yaml"]).toContain("namespace: swh-system");
+    }
+  });
+
+  it("probes /healthz and /readyz on the health port", () => {
+    for (const [workload, app] of [
+      [controller, "controller"],
+      [agent, "agent"],
+    ] as const) {
+      expect(container(workload, app).livenessProbe.httpGet).toEqual({ path: "/healthz", port: "health" });
+      expect(container(workload, app).readinessProbe.httpGet).toEqual({ path: "/readyz", port: "health" });
+    }
+  });
+
+  it("aggregates SWH permissions into the built-in admin, edit and view roles", () => {
+    const edit = find(objects, "ClusterRole", "swh-aggregate-to-edit");
+    expect(edit.metadata.labels).toMatchObject({
+      "rbac.authorization.k8s.io/aggregate-to-admin": "true",
+      "rbac.authorization.k8s.io/aggregate-to-edit": "true",
+    });
+    expect(edit.rules[0].verbs).toEqual(expect.arrayContaining(["create", "update", "patch", "delete"]));
+    const view = find(objects, "ClusterRole", "swh-aggregate-to-view");
+    expect(view.metadata.labels).toMatchObject({ "rbac.authorization.k8s.io/aggregate-to-view": "true" });
+    // Read-only: viewers never get a write verb.
+    expect([...new Set(view.rules.flatMap((r: { verbs: string[] }) => r.verbs))].sort()).toEqual([
+      "get",
+      "list",
+      "watch",
+    ]);
+  });
+
+  it("renders no monitoring.coreos.com objects unless asked", () => {
+    expect(objects.filter((o) => o.apiVersion.startsWith("monitoring.coreos.com/"))).toEqual([]);
+  });
+});
+
+describe("helm template with a non-default values file", () => {
+  const objects = helmTemplate({ valuesFiles: [CUSTOM_VALUES], namespace: "lb-system" });
+  const controller = find(objects, "Deployment", "lb-controller");
+  const agent = find(objects, "DaemonSet", "lb-agent");
+
+  it("follows the values: names, images, replicas, ports, scheduling", () => {
+    expect(controller.spec.replicas).toBe(1);
+    expect(container(controller, "controller").image).toBe(
+      "registry.example.test/platform/swh-controller:9.9.9",
+    );
+    expect(container(agent, "agent").image).toBe("registry.example.test/platform/swh-agent:9.9.9");
+    expect(container(controller, "controller").args).toContain("--leader-elect=false");
+    expect(container(agent, "agent").args).toContain("--log-level=debug");
+    expect(podSpec(controller).priorityClassName).toBe("system-cluster-critical");
+    expect(podSpec(agent).tolerations).toEqual([
+      { key: "dedicated", operator: "Equal", value: "lb", effect: "NoSchedule" },
+    ]);
+    expect(podSpec(controller).imagePullSecrets).toEqual([{ name: "regcred" }]);
+    expect(objects.filter((o) => o.kind === "PodDisruptionBudget")).toEqual([]);
+    for (const obj of objects)
+      expect(obj.metadata.labels?.team, `${obj.kind}/${obj.metadata.name}`).toBe("networking");
+  });
+
+  it("serves metrics directly on all interfaces without kube-rbac-proxy", () => {
+    for (const [workload, app] of [
+      [controller, "controller"],
+      [agent, "agent"],
+    ] as const) {
+      expect(podSpec(workload).containers.map((c: { name: string }) => c.name)).toEqual([app]);
+      expect(container(workload, app).args).toContain("--metrics-bind-address=:9090");
+      expect(container(workload, app).ports.map((p: { containerPort: number }) => p.containerPort)).toEqual([
+        9091, 9090,
+      ]);
+    }
+    expect(objects.filter((o) => o.metadata.name.includes("metrics-auth"))).toEqual([]);
+  });
+
+  it("renders ServiceMonitors, PodMonitors, the PrometheusRule and the dashboard ConfigMap", () => {
+    const monitor = find(objects, "ServiceMonitor", "lb-controller");
+    expect(monitor.metadata.labels?.release).toBe("prometheus");
+    expect(monitor.spec.endpoints[0]).toMatchObject({
+      port: "http-metrics",
+      scheme: "http",
+      interval: "15s",
+    });
+    find(objects, "PodMonitor", "lb-agent");
+    const rule = find(objects, "PrometheusRule", "lb-alerts");
+    const alerts = rule.spec.groups.flatMap((g: { rules: { alert: string }[] }) =>
+      g.rules.map((r) => r.alert),
+    );
+    expect(alerts).toEqual([
+      "SwhControllerDown",
+      "SwhControllerNoLeader",
+      "SwhServiceNoReadyEndpoints",
+      "SwhEndpointsFlapping",
+      "SwhSliceWriteErrors",
+      "SwhAgentHeartbeatMissing",
+    ]);
+    const dashboard = find(objects, "ConfigMap", "lb-dashboard");
+    expect(dashboard.metadata.labels?.grafana_dashboard).toBe("1");
+    expect(JSON.parse(dashboard.data["service-with-healthchecks.json"]).uid).toBe(
+      "service-with-healthchecks",
+    );
+  });
+
+  it("scrapes through kube-rbac-proxy with a metrics-only token when both are enabled", () => {
+    const withProxy = helmTemplate({ set: ["metrics.serviceMonitor.enabled=true"] });
+    const monitor = find(withProxy, "ServiceMonitor", "swh-agent");
+    expect(monitor.spec.endpoints[0]).toMatchObject({
+      port: "https-metrics",
+      scheme: "https",
+      authorization: { type: "Bearer", credentials: { name: "swh-metrics-scraper", key: "token" } },
+    });
+    const secret = find(withProxy, "Secret", "swh-metrics-scraper");
+    expect(secret.type).toBe("kubernetes.io/service-account-token");
+    const binding = find(withProxy, "RoleBinding", "swh-metrics-scraper");
+    expect(binding.roleRef.name).toBe("swh-metrics-reader");
+  });
+});
+
+describe("values.schema.json", () => {
+  it.each([
+    ["logLevel=verbose", "logLevel"],
+    ["controller.replicas=0", "replicas"],
+    ["ports.health=70000", "health"],
+    ["unknownKey=1", "unknownKey"],
+  ])("rejects %s with a message naming the field", (value, field) => {
+    const result = helmTemplateRaw({ set: [value] });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(field);
+  });
+});

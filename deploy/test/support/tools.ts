@@ -1,0 +1,110 @@
+/**
+ * Paths and runners the deploy tests share: the repository layout, the tools built by
+ * deploy/scripts/build-tools.sh (helm, promtool, kube-rbac-proxy) and the chart renderer.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseAllDocuments } from "yaml";
+
+/** Absolute path of deploy/. */
+export const DEPLOY_DIR = fileURLToPath(new URL("../..", import.meta.url));
+/** Absolute path of the repository root. */
+export const ROOT_DIR = join(DEPLOY_DIR, "..");
+/** The chart directory. */
+export const CHART_DIR = join(DEPLOY_DIR, "chart");
+/** Kubernetes version the chart is rendered for (the test control plane's). */
+export const KUBE_VERSION = "1.35.4";
+
+/** Outcome of a finished child process. */
+export interface RunResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `command` to completion (no shell) and returns its exit status and output. */
+export function run(
+  command: string,
+  args: readonly string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): RunResult {
+  const result = spawnSync(command, args, {
+    cwd: opts.cwd ?? DEPLOY_DIR,
+    env: opts.env ?? process.env,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Path of a built tool (built on first use by deploy/scripts/build-tools.sh, a no-op once cached), or undefined when it cannot be built here. */
+export function tool(name: "helm" | "promtool" | "kube-rbac-proxy"): string | undefined {
+  const built = run("bash", [join(DEPLOY_DIR, "scripts/build-tools.sh"), name]);
+  const binDir = built.stdout.trim().split("\n").at(-1) ?? "";
+  const path = join(binDir, name);
+  return built.status === 0 && existsSync(path) ? path : undefined;
+}
+
+/** Path of a built tool that the tests cannot do without. */
+export function requiredTool(name: "helm" | "promtool"): string {
+  const path = tool(name);
+  if (!path) throw new Error(`${name} was not built by deploy/scripts/build-tools.sh`);
+  return path;
+}
+
+/** A rendered Kubernetes object, as plain data. */
+export interface RenderedObject {
+  apiVersion: string;
+  kind: string;
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: rendered manifests are arbitrary YAML; tests index into them
+  [field: string]: any;
+}
+
+/** Parses a multi-document YAML string into its non-empty documents. */
+export function parseYamlDocuments(text: string): RenderedObject[] {
+  return parseAllDocuments(text)
+    .map((doc) => {
+      if (doc.errors.length > 0) throw new Error(`invalid YAML: ${doc.errors[0]?.message}`);
+      return doc.toJS() as RenderedObject | null;
+    })
+    .filter((obj): obj is RenderedObject => obj !== null);
+}
+
+/** `helm template` of the chart; throws with helm's stderr when rendering fails. */
+export function helmTemplate(
+  opts: { valuesFiles?: string[]; set?: string[]; namespace?: string; release?: string } = {},
+): RenderedObject[] {
+  const result = helmTemplateRaw(opts);
+  if (result.status !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
+  return parseYamlDocuments(result.stdout);
+}
+
+/** `helm template` of the chart, without interpreting the result. */
+export function helmTemplateRaw(
+  opts: { valuesFiles?: string[]; set?: string[]; namespace?: string; release?: string } = {},
+): RunResult {
+  const args = ["template", opts.release ?? "swh", CHART_DIR, "--namespace", opts.namespace ?? "swh-system"];
+  args.push("--kube-version", KUBE_VERSION);
+  for (const file of opts.valuesFiles ?? []) args.push("--values", file);
+  for (const value of opts.set ?? []) args.push("--set", value);
+  return run(requiredTool("helm"), args);
+}
+
+/** The object of `kind` named `name`; throws when absent so a test failure names what is missing. */
+export function find(objects: readonly RenderedObject[], kind: string, name: string): RenderedObject {
+  const found = objects.find((o) => o.kind === kind && o.metadata.name === name);
+  if (!found)
+    throw new Error(
+      `no ${kind} ${name} among ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(", ")}`,
+    );
+  return found;
+}
