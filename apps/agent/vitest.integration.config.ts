@@ -1,3 +1,5 @@
 import { defineSwhConfig } from "../../vitest.shared.ts";
 
-export default defineSwhConfig("integration");
+export default defineSwhConfig("integration", {
+  globalSetup: ["../../packages/testenv/src/global-setup.ts"],
+});

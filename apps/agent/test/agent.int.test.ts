@@ -1,0 +1,413 @@
+/**
+ * The agent against the real API server, in-process, as its own ServiceAccount with the RBAC deploy/manifests
+ * ships, probing real HTTP/TCP/PostgreSQL servers bound to pod addresses of the test network namespace. Each test
+ * has its own namespace, node, agent and third address octet.
+ */
+import {
+  CoordinationV1Api,
+  EventsV1Api,
+  type KubeConfig,
+  type V1EndpointSlice,
+} from "@kubernetes/client-node";
+import {
+  AGENT_LEASE_PREFIX,
+  LABEL_MANAGED_BY,
+  LABEL_NODE,
+  LABEL_SERVICE_NAME,
+  MANAGED_BY,
+  POSTGRES_CREDENTIALS_SECRET_TYPE,
+  type ProbeSpec,
+} from "@swh/crd-types";
+import {
+  createNode,
+  createPod,
+  markPodTerminating,
+  startPostgres,
+  type TestCluster,
+  testCluster,
+  waitFor,
+} from "@swh/testenv";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  agentKubeConfig,
+  type Backend,
+  clients,
+  INSTALL_NAMESPACE,
+  installAgent,
+  metricValue,
+  published,
+  startAgent,
+  startBackend,
+} from "./support/harness.js";
+
+let cluster: TestCluster;
+let admin: ReturnType<typeof clients>;
+let agentKc: KubeConfig;
+let octet = 20;
+const cleanups: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  cluster = await testCluster();
+  admin = clients(cluster.kubeConfig);
+  await installAgent(cluster);
+  agentKc = (await agentKubeConfig(cluster)).kubeConfig;
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A namespace, a node and a running agent for it; addresses 10.244.<octet>.x are this test's. */
+async function scenario(prefix: string) {
+  const namespace = await cluster.createNamespace(prefix);
+  const node = `n-${namespace}`;
+  await createNode(cluster.kubeConfig, { name: node, zone: "zone-a" });
+  const net = `10.244.${octet++}`;
+  const agent = await startAgent(agentKc, node);
+  cleanups.push(() => agent.stop());
+  const backend = async (ip: string, port: number): Promise<Backend> => {
+    const b = await startBackend(ip, port);
+    cleanups.push(() => b.close());
+    return b;
+  };
+  const slices = () => admin.slices(namespace);
+  const waitEndpoint = (
+    description: string,
+    swh: string,
+    port: number,
+    address: string,
+    check: (e: NonNullable<ReturnType<typeof published>>) => boolean,
+  ) =>
+    waitFor(`${description} (${swh} ${address}:${port})`, async () => {
+      const e = published(await slices(), swh, port, address);
+      return e && check(e) ? e : undefined;
+    });
+  return { namespace, node, net, agent, backend, slices, waitEndpoint };
+}
+
+const http = (targetPort: number | string, path = "/healthz", extra: Partial<ProbeSpec> = {}): ProbeSpec => ({
+  mode: "HTTP",
+  timeoutSeconds: 1,
+  http: { targetPort, path },
+  ...extra,
+});
+const tcp = (targetPort: number | string): ProbeSpec => ({
+  mode: "TCP",
+  timeoutSeconds: 1,
+  tcp: { targetPort },
+});
+
+describe("agent", () => {
+  it("takes a pod out of the port whose probe fails and keeps it ready on the other port", async () => {
+    const s = await scenario("ports");
+    const ip = `${s.net}.5`;
+    const web = await s.backend(ip, 8080);
+    await s.backend(ip, 9090);
+    await createPod(cluster.kubeConfig, {
+      name: "web-0",
+      namespace: s.namespace,
+      node: s.node,
+      ips: [ip],
+      labels: { app: "web" },
+    });
+    await admin.createSwh(s.namespace, "web", {
+      selector: { app: "web" },
+      ports: [
+        { name: "http", port: 80, targetPort: 8080 },
+        { name: "admin", port: 90, targetPort: 9090 },
+      ],
+      healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [http(8080), http(9090)] },
+    });
+    const both = await s.waitEndpoint("ready on 8080", "web", 8080, ip, (e) => e.ready);
+    expect(both).toMatchObject({ nodeName: s.node, zone: "zone-a", serving: true, terminating: false });
+    await s.waitEndpoint("ready on 9090", "web", 9090, ip, (e) => e.ready);
+
+    web.status.set("/healthz", 503);
+    const failing = await s.waitEndpoint("withdrawn on 8080", "web", 8080, ip, (e) => !e.ready);
+    expect(failing).toMatchObject({ serving: false, reason: "HTTPStatus" });
+    expect(published(await s.slices(), "web", 9090, ip)).toMatchObject({ ready: true, serving: true });
+
+    const events = await cluster.kubeConfig
+      .makeApiClient(EventsV1Api)
+      .listNamespacedEvent({ namespace: s.namespace });
+    expect(events.items.map((e) => e.reason)).toContain("EndpointNotReady");
+
+    web.status.set("/healthz", 200);
+    await s.waitEndpoint("back on 8080", "web", 8080, ip, (e) => e.ready && e.reason === undefined);
+  });
+
+  it("lets one SWH withdraw a pod while another SWH selecting it keeps it", async () => {
+    const s = await scenario("two-swh");
+    const ip = `${s.net}.5`;
+    const b = await s.backend(ip, 8080);
+    b.status.set("/strict", 500);
+    await createPod(cluster.kubeConfig, {
+      name: "p",
+      namespace: s.namespace,
+      node: s.node,
+      ips: [ip],
+      labels: { app: "x" },
+    });
+    const spec = (probe: ProbeSpec) => ({
+      selector: { app: "x" },
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+      healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [probe] },
+    });
+    await admin.createSwh(s.namespace, "strict", spec(http(8080, "/strict")));
+    await admin.createSwh(s.namespace, "lenient", spec(tcp(8080)));
+    await s.waitEndpoint("kept by lenient", "lenient", 8080, ip, (e) => e.ready);
+    const strict = await s.waitEndpoint(
+      "probed by strict",
+      "strict",
+      8080,
+      ip,
+      (e) => e.reason === "HTTPStatus",
+    );
+    expect(strict.ready).toBe(false);
+  });
+
+  it("requires every probe on a port to pass", async () => {
+    const s = await scenario("all-probes");
+    const ip = `${s.net}.5`;
+    const b = await s.backend(ip, 8080);
+    b.status.set("/deep", 503);
+    await createPod(cluster.kubeConfig, {
+      name: "p",
+      namespace: s.namespace,
+      node: s.node,
+      ips: [ip],
+      labels: { app: "x" },
+    });
+    await admin.createSwh(s.namespace, "web", {
+      selector: { app: "x" },
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+      healthcheck: {
+        initialDelaySeconds: 0,
+        periodSeconds: 1,
+        probes: [tcp(8080), http(8080, "/ping"), http(8080, "/deep")],
+      },
+    });
+    const failing = await s.waitEndpoint(
+      "failing on /deep",
+      "web",
+      8080,
+      ip,
+      (e) => e.reason === "HTTPStatus",
+    );
+    expect(failing.ready).toBe(false);
+    expect((b.hits.get("/ping") ?? 0) + (b.hits.get("/deep") ?? 0)).toBeGreaterThan(0);
+    b.status.set("/deep", 200);
+    await s.waitEndpoint("ready once all pass", "web", 8080, ip, (e) => e.ready);
+  });
+
+  it("waits out the initial delay and honours success and failure thresholds", async () => {
+    const s = await scenario("thresholds");
+    const ip = `${s.net}.5`;
+    const b = await s.backend(ip, 8080);
+    await createPod(cluster.kubeConfig, {
+      name: "p",
+      namespace: s.namespace,
+      node: s.node,
+      ips: [ip],
+      labels: { app: "x" },
+    });
+    const podStart = Date.now();
+    await admin.createSwh(s.namespace, "web", {
+      selector: { app: "x" },
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+      healthcheck: {
+        initialDelaySeconds: 3,
+        periodSeconds: 1,
+        probes: [http(8080, "/healthz", { successThreshold: 2, failureThreshold: 3 })],
+      },
+    });
+    // Before any probe the endpoint is published, not ready, with the reason saying why.
+    const early = await s.waitEndpoint("published before probing", "web", 8080, ip, () => true);
+    expect(early).toMatchObject({ ready: false, reason: "NotProbedYet" });
+    expect(b.hits.get("/healthz") ?? 0).toBe(0);
+
+    await s.waitEndpoint("ready after two successes", "web", 8080, ip, (e) => e.ready);
+    expect(b.hits.get("/healthz") ?? 0).toBeGreaterThanOrEqual(2);
+    // The first probe cannot have come before the initial delay (a lower bound, not a timing measurement).
+    expect(Date.now() - podStart).toBeGreaterThanOrEqual(3_000);
+
+    b.status.set("/healthz", 500);
+    const before = b.hits.get("/healthz") ?? 0;
+    await s.waitEndpoint("withdrawn after three failures", "web", 8080, ip, (e) => !e.ready);
+    expect((b.hits.get("/healthz") ?? 0) - before).toBeGreaterThanOrEqual(3);
+  });
+
+  it("publishes a terminating pod as not ready, serving as its probes say, terminating", async () => {
+    const s = await scenario("terminating");
+    const ip = `${s.net}.5`;
+    const b = await s.backend(ip, 8080);
+    await createPod(cluster.kubeConfig, {
+      name: "p",
+      namespace: s.namespace,
+      node: s.node,
+      ips: [ip],
+      labels: { app: "x" },
+    });
+    await admin.createSwh(s.namespace, "web", {
+      selector: { app: "x" },
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+      healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [http(8080)] },
+    });
+    await s.waitEndpoint("ready", "web", 8080, ip, (e) => e.ready);
+    await markPodTerminating(cluster.kubeConfig, s.namespace, "p");
+    const terminating = await s.waitEndpoint("terminating", "web", 8080, ip, (e) => e.terminating);
+    expect(terminating).toMatchObject({ ready: false, serving: true });
+    b.status.set("/healthz", 503);
+    await s.waitEndpoint("not serving once probes fail", "web", 8080, ip, (e) => e.terminating && !e.serving);
+  });
+
+  it("resolves named targetPorts per pod into separate slices", async () => {
+    const s = await scenario("named");
+    const [a, b] = [`${s.net}.5`, `${s.net}.6`];
+    await s.backend(a, 8080);
+    await s.backend(b, 8081);
+    await createPod(cluster.kubeConfig, {
+      name: "a",
+      namespace: s.namespace,
+      node: s.node,
+      ips: [a],
+      labels: { app: "x" },
+      containerPorts: [{ name: "web", containerPort: 8080 }],
+    });
+    await createPod(cluster.kubeConfig, {
+      name: "b",
+      namespace: s.namespace,
+      node: s.node,
+      ips: [b],
+      labels: { app: "x" },
+      containerPorts: [{ name: "web", containerPort: 8081 }],
+    });
+    await admin.createSwh(s.namespace, "web", {
+      selector: { app: "x" },
+      ports: [{ name: "http", port: 80, targetPort: "web" }],
+      healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [http("web")] },
+    });
+    const ea = await s.waitEndpoint("a ready on 8080", "web", 8080, a, (e) => e.ready);
+    const eb = await s.waitEndpoint("b ready on 8081", "web", 8081, b, (e) => e.ready);
+    expect(ea.slice).not.toBe(eb.slice);
+  });
+
+  it("probes PostgreSQL with a credentials Secret, and shows a missing Secret as the reason", async () => {
+    const s = await scenario("pg");
+    const ip = `${s.net}.5`;
+    const pg = await startPostgres({ host: ip, users: [{ name: "probe", password: "probe-pw" }] });
+    cleanups.push(() => pg.stop());
+    await createPod(cluster.kubeConfig, {
+      name: "db",
+      namespace: s.namespace,
+      node: s.node,
+      ips: [ip],
+      labels: { app: "db" },
+    });
+    await admin.createSwh(s.namespace, "db", {
+      selector: { app: "db" },
+      ports: [{ name: "pg", port: 5432, targetPort: 5432 }],
+      healthcheck: {
+        initialDelaySeconds: 0,
+        periodSeconds: 1,
+        probes: [
+          {
+            mode: "PostgreSQL",
+            timeoutSeconds: 2,
+            postgreSQL: { targetPort: 5432, dbName: "probe", authSecretName: "pg-creds" },
+          },
+        ],
+      },
+    });
+    const missing = await s.waitEndpoint(
+      "Secret missing",
+      "db",
+      5432,
+      ip,
+      (e) => e.reason === "CredentialsMissing",
+    );
+    expect(missing.ready).toBe(false);
+
+    await admin.core.createNamespacedSecret({
+      namespace: s.namespace,
+      body: {
+        metadata: { name: "pg-creds" },
+        type: POSTGRES_CREDENTIALS_SECRET_TYPE,
+        stringData: { user: "probe", password: "probe-pw", tlsMode: "VerifyCA", caCert: pg.caPem },
+      },
+    });
+    await s.waitEndpoint("ready with credentials", "db", 5432, ip, (e) => e.ready);
+
+    await admin.core.deleteNamespacedSecret({ namespace: s.namespace, name: "pg-creds" });
+    await s.waitEndpoint(
+      "withdrawn when the Secret goes",
+      "db",
+      5432,
+      ip,
+      (e) => e.reason === "CredentialsMissing",
+    );
+  });
+
+  it("never touches pods or slices of other nodes, and renews its heartbeat", async () => {
+    const s = await scenario("nodes");
+    const [mine, theirs] = [`${s.net}.5`, `${s.net}.6`];
+    await s.backend(mine, 8080);
+    await s.backend(theirs, 8080);
+    const other = `${s.node}-other`;
+    await createNode(cluster.kubeConfig, { name: other });
+    await createPod(cluster.kubeConfig, {
+      name: "mine",
+      namespace: s.namespace,
+      node: s.node,
+      ips: [mine],
+      labels: { app: "x" },
+    });
+    await createPod(cluster.kubeConfig, {
+      name: "theirs",
+      namespace: s.namespace,
+      node: other,
+      ips: [theirs],
+      labels: { app: "x" },
+    });
+    await admin.createSwh(s.namespace, "web", {
+      selector: { app: "x" },
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+      healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [tcp(8080)] },
+    });
+    // A slice the other node's agent would own.
+    const foreign: V1EndpointSlice = {
+      metadata: {
+        name: "web-other-node",
+        labels: { [LABEL_SERVICE_NAME]: "web", [LABEL_MANAGED_BY]: MANAGED_BY, [LABEL_NODE]: other },
+      },
+      addressType: "IPv4",
+      ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+      endpoints: [{ addresses: [theirs], conditions: { ready: false }, nodeName: other }],
+    };
+    const created = await admin.discovery.createNamespacedEndpointSlice({
+      namespace: s.namespace,
+      body: foreign,
+    });
+    await s.waitEndpoint("own pod ready", "web", 8080, mine, (e) => e.ready);
+    const after = (await s.slices()).find((x) => x.metadata?.name === "web-other-node");
+    expect(after?.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
+    const own = await admin.slices(s.namespace, s.node);
+    expect(own.flatMap((x) => x.endpoints ?? []).flatMap((e) => e.addresses)).toEqual([mine]);
+
+    const leases = cluster.kubeConfig.makeApiClient(CoordinationV1Api);
+    const lease = await waitFor("heartbeat lease", async () =>
+      leases
+        .readNamespacedLease({ namespace: INSTALL_NAMESPACE, name: `${AGENT_LEASE_PREFIX}${s.node}` })
+        .catch(() => undefined),
+    );
+    expect(lease.spec?.holderIdentity).toBe(s.node);
+    await waitFor("heartbeat renewed", async () => {
+      const again = await leases.readNamespacedLease({
+        namespace: INSTALL_NAMESPACE,
+        name: `${AGENT_LEASE_PREFIX}${s.node}`,
+      });
+      return again.metadata?.resourceVersion !== lease.metadata?.resourceVersion;
+    });
+    expect(await metricValue(s.agent.registry, "swh_slice_writes_total", { result: "error" })).toBe(0);
+  });
+});

@@ -1,0 +1,227 @@
+/**
+ * Integration-test harness for the agent: installs the CRD and the agent's RBAC exactly as deploy/manifests
+ * ships them, runs agents in-process as the `swh-agent` ServiceAccount, and gives tests small helpers to create
+ * SWHs, Services and backends and to read what the slices say.
+ */
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { Writable } from "node:stream";
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  DiscoveryV1Api,
+  type KubeConfig,
+  type V1EndpointSlice,
+} from "@kubernetes/client-node";
+import {
+  crdManifest,
+  GROUP,
+  LABEL_MANAGED_BY,
+  LABEL_NODE,
+  LABEL_SERVICE_NAME,
+  MANAGED_BY,
+  PLURAL,
+  type ServiceWithHealthchecksSpec,
+  VERSION,
+} from "@swh/crd-types";
+import { createLogger, type Logger } from "@swh/kube";
+import { type TestCluster, waitFor } from "@swh/testenv";
+import type { Registry } from "prom-client";
+import { ANNOTATION_ENDPOINT_REASONS } from "../../src/internal/endpoint-reasons.js";
+import { type RunningAgent, runAgent } from "../../src/run-agent.js";
+
+/** The install namespace of the shipped manifests (heartbeat Leases live there). */
+export const INSTALL_NAMESPACE = "swh-system";
+const manifest = (name: string) =>
+  readFileSync(new URL(`../../../../deploy/manifests/${name}`, import.meta.url), "utf8");
+
+/** Applies the namespace, the CRD and the agent's RBAC (idempotent), and waits until the CRD serves. */
+export async function installAgent(cluster: TestCluster): Promise<void> {
+  await cluster.apply(manifest("namespace.yaml"));
+  await cluster.apply([crdManifest()]);
+  await cluster.apply(manifest("rbac-agent.yaml"));
+  const custom = cluster.kubeConfig.makeApiClient(CustomObjectsApi);
+  await waitFor("the SWH resource to be served", async () => {
+    await custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL });
+    return true;
+  });
+}
+
+/** A kubeconfig acting as the agent's ServiceAccount (only the RBAC from deploy/manifests). */
+export async function agentKubeConfig(
+  cluster: TestCluster,
+): Promise<{ kubeConfig: KubeConfig; path: string }> {
+  const { kubeConfig, kubeconfigPath } = await cluster.serviceAccountKubeConfig(
+    INSTALL_NAMESPACE,
+    "swh-agent",
+  );
+  return { kubeConfig, path: kubeconfigPath };
+}
+
+/** A logger keeping lines in memory (printed live when SWH_TEST_LOGS=1). */
+export function testLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      if (process.env.SWH_TEST_LOGS === "1") process.stderr.write(chunk);
+      done();
+    },
+  });
+  return { logger: createLogger({ level: "debug", stream }), lines };
+}
+
+/** Starts an in-process agent for `nodeName` as the agent ServiceAccount. */
+export async function startAgent(
+  kubeConfig: KubeConfig,
+  nodeName: string,
+  extra: { heartbeatIntervalMs?: number } = {},
+): Promise<RunningAgent & { logs: string[] }> {
+  const { logger, lines } = testLogger();
+  const agent = await runAgent({
+    kubeConfig,
+    nodeName,
+    namespace: INSTALL_NAMESPACE,
+    logger,
+    coalesceMs: 50,
+    metricsBindAddress: { host: "127.0.0.1", port: 0 },
+    healthBindAddress: undefined,
+    heartbeatIntervalMs: extra.heartbeatIntervalMs ?? 1_000,
+    resyncMs: 30_000,
+  });
+  return Object.assign(agent, { logs: lines });
+}
+
+/** Sum of a counter/gauge's values whose labels include `labels`. */
+export async function metricValue(registry: Registry, name: string, labels: Record<string, string> = {}) {
+  const metric = await registry.getSingleMetric(name)?.get();
+  let sum = 0;
+  for (const value of metric?.values ?? []) {
+    if ((value as { metricName?: string }).metricName?.endsWith("_bucket")) continue;
+    if ((value as { metricName?: string }).metricName?.endsWith("_sum")) continue;
+    if (Object.entries(labels).every(([k, v]) => (value.labels as Record<string, unknown>)[k] === v)) {
+      sum += value.value;
+    }
+  }
+  return sum;
+}
+
+/** Admin clients for setup and assertions. */
+export function clients(kc: KubeConfig) {
+  const core = kc.makeApiClient(CoreV1Api);
+  const discovery = kc.makeApiClient(DiscoveryV1Api);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  return {
+    core,
+    discovery,
+    async createSwh(namespace: string, name: string, spec: ServiceWithHealthchecksSpec) {
+      await custom.createNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURAL,
+        namespace,
+        body: {
+          apiVersion: `${GROUP}/${VERSION}`,
+          kind: "ServiceWithHealthchecks",
+          metadata: { name },
+          spec,
+        },
+      });
+      // The Service the controller would create: same name, no selector. The agent only reads its labels.
+      await core.createNamespacedService({
+        namespace,
+        body: {
+          metadata: { name },
+          spec: {
+            ports: (spec.ports ?? []).map((p) => ({
+              ...(p.name ? { name: p.name } : {}),
+              port: p.port,
+              protocol: p.protocol ?? "TCP",
+            })),
+            ...(spec.clusterIP === "None" ? { clusterIP: "None" } : {}),
+          },
+        },
+      });
+    },
+    async slices(namespace: string, node?: string): Promise<V1EndpointSlice[]> {
+      const selector = [`${LABEL_MANAGED_BY}=${MANAGED_BY}`, ...(node ? [`${LABEL_NODE}=${node}`] : [])].join(
+        ",",
+      );
+      return (await discovery.listNamespacedEndpointSlice({ namespace, labelSelector: selector })).items;
+    },
+  };
+}
+
+/** What the slices of one SWH say about one address on one port. */
+export interface PublishedEndpoint {
+  ready: boolean;
+  serving: boolean;
+  terminating: boolean;
+  nodeName?: string;
+  zone?: string;
+  reason?: string;
+  slice: string;
+}
+
+/** Finds `address` on container port `port` in the slices of `swh` (undefined when not published). */
+export function published(
+  slices: readonly V1EndpointSlice[],
+  swh: string,
+  port: number,
+  address: string,
+): PublishedEndpoint | undefined {
+  for (const slice of slices) {
+    if (slice.metadata?.labels?.[LABEL_SERVICE_NAME] !== swh || slice.ports?.[0]?.port !== port) continue;
+    const endpoint = slice.endpoints?.find((e) => e.addresses.includes(address));
+    if (endpoint === undefined) continue;
+    const reasons = JSON.parse(slice.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS] ?? "{}") as Record<
+      string,
+      { reason?: string }
+    >;
+    const out: PublishedEndpoint = {
+      ready: endpoint.conditions?.ready === true,
+      serving: endpoint.conditions?.serving === true,
+      terminating: endpoint.conditions?.terminating === true,
+      slice: slice.metadata?.name ?? "",
+    };
+    if (endpoint.nodeName) out.nodeName = endpoint.nodeName;
+    if (endpoint.zone) out.zone = endpoint.zone;
+    const reason = reasons[address]?.reason;
+    if (reason) out.reason = reason;
+    return out;
+  }
+  return undefined;
+}
+
+/** A small HTTP backend on a pod address whose health answer the test controls. */
+export interface Backend {
+  /** Status returned for each path (default 200 for every path). */
+  status: Map<string, number>;
+  /** Requests received, by path. */
+  hits: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** Starts an HTTP server on `host:port` answering `status.get(path) ?? 200`. */
+export async function startBackend(host: string, port: number): Promise<Backend> {
+  const status = new Map<string, number>();
+  const hits = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    res.writeHead(status.get(path) ?? 200, { connection: "close" }).end("ok");
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    status,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
