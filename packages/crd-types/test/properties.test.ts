@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyDefaults, serviceWithHealthchecks, validate } from "../src/index.js";
 import { specArb } from "./support/arbitraries.js";
+import { applyMutation, MUTATIONS } from "./support/mutations.js";
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object") {
@@ -59,5 +60,26 @@ describe("properties of applyDefaults and validate", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("validate never throws, whatever it is given, and names a field for every issue", () => {
+    const spec = fc.oneof(specArb, fc.anything(), fc.object());
+    fc.assert(
+      fc.property(spec, fc.anything(), (s, meta) => {
+        const issues = validate({
+          apiVersion: "network.deckhouse.io/v1alpha1",
+          kind: "ServiceWithHealthchecks",
+          metadata: meta,
+          spec: s,
+        });
+        for (const issue of issues) expect(issue.message).not.toBe("");
+      }),
+      { numRuns: 500 },
+    );
+    for (const mutation of MUTATIONS) {
+      expect(() =>
+        validate(serviceWithHealthchecks({ name: "m" }, applyMutation({}, mutation))),
+      ).not.toThrow();
+    }
   });
 });
