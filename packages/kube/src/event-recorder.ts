@@ -7,6 +7,7 @@
  * - `record` is synchronous and never throws: write failures are logged and counted in `swh_events_total`.
  * Writes for one Event are serialised so a PATCH never races its CREATE.
  */
+import { randomBytes } from "node:crypto";
 import {
   EventsV1Api,
   type EventsV1Event,
@@ -14,7 +15,7 @@ import {
   type V1ObjectReference,
 } from "@kubernetes/client-node";
 import { type Clock, systemClock } from "./clock.js";
-import { httpStatusOf, microTime } from "./internal/api-errors.js";
+import { describeApiError, microTime } from "./internal/api-errors.js";
 import type { Logger } from "./logger.js";
 import type { KubeMetrics } from "./metrics.js";
 import { fullBucket, type TokenBucketPolicy, type TokenBucketState, takeToken } from "./token-bucket.js";
@@ -136,7 +137,8 @@ export class EventRecorder {
       lastSeen: now,
       chain: Promise.resolve(),
       event: {
-        metadata: { generateName: `${subject.name}.`, namespace },
+        // Named like client-go's events (object name + time in hex; random bits against same-millisecond clashes).
+        metadata: { name: eventName(subject.name, now), namespace },
         eventTime: microTime(new Date(now)) as unknown as Date,
         reportingController: this.#opts.component,
         reportingInstance: this.#opts.instance ?? this.#opts.component,
@@ -153,7 +155,10 @@ export class EventRecorder {
   }
 
   #enqueue(key: string, t: Tracked): void {
-    const write = t.chain.then(() => this.#write(key, t));
+    // #write handles its own errors; the catch only guards against a bug turning into an unhandled rejection.
+    const write = t.chain
+      .then(() => this.#write(key, t))
+      .catch((err: unknown) => this.#opts.logger.error("event write crashed", { err }));
     t.chain = write;
     this.#pending.add(write);
     void write.finally(() => this.#pending.delete(write));
@@ -181,11 +186,7 @@ export class EventRecorder {
       metrics?.events.inc({ result: "patched" });
     } catch (err) {
       metrics?.events.inc({ result: "failed" });
-      logger.warn("writing an event failed", {
-        reason: t.event.reason,
-        status: httpStatusOf(err),
-        err: short(err),
-      });
+      logger.warn("writing an event failed", { reason: t.event.reason, err: describeApiError(err) });
       // Forget it: the next occurrence starts a fresh Event (e.g. after this one expired: 404).
       if (this.#tracked.get(key) === t) this.#tracked.delete(key);
     }
@@ -251,6 +252,7 @@ function trim<V>(map: Map<string, V>, max: number): void {
   }
 }
 
-function short(err: unknown): string {
-  return err instanceof Error ? (err.message.split("\n")[0] ?? "") : String(err);
+function eventName(objectName: string, now: number): string {
+  const suffix = `${Math.floor(now).toString(16)}${randomBytes(4).toString("hex")}`;
+  return `${objectName.slice(0, 253 - suffix.length - 1)}.${suffix}`;
 }

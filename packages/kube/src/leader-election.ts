@@ -9,7 +9,7 @@
  */
 import { CoordinationV1Api, type KubeConfig, type V1Lease } from "@kubernetes/client-node";
 import { sleepUnlessAborted } from "./clock.js";
-import { httpStatusOf, microTime } from "./internal/api-errors.js";
+import { describeApiError, httpStatusOf, microTime } from "./internal/api-errors.js";
 import type { Logger } from "./logger.js";
 import type { KubeMetrics } from "./metrics.js";
 
@@ -66,7 +66,7 @@ export async function runLeaderElection(opts: LeaderElectionOptions): Promise<vo
       lease = await api.readNamespacedLease({ name: opts.name, namespace: opts.namespace });
     } catch (err) {
       if (httpStatusOf(err) !== 404) {
-        log.warn("reading the lease failed", { err: errText(err) });
+        log.warn("reading the lease failed", { err: describeApiError(err) });
         return "error";
       }
       try {
@@ -80,7 +80,7 @@ export async function runLeaderElection(opts: LeaderElectionOptions): Promise<vo
         observe(created);
         return "ok";
       } catch (createErr) {
-        log.warn("creating the lease failed", { err: errText(createErr) });
+        log.warn("creating the lease failed", { err: describeApiError(createErr) });
         return "error";
       }
     }
@@ -113,7 +113,7 @@ export async function runLeaderElection(opts: LeaderElectionOptions): Promise<vo
       return "ok";
     } catch (err) {
       // 409: someone else wrote the Lease since we read it; the next read tells who holds it.
-      log.warn("updating the lease failed", { err: errText(err) });
+      log.warn("updating the lease failed", { err: describeApiError(err) });
       return "error";
     }
   };
@@ -153,7 +153,9 @@ export async function runLeaderElection(opts: LeaderElectionOptions): Promise<vo
       });
       log.info("released the lease");
     } catch (err) {
-      log.warn("releasing the lease failed; a successor waits for it to expire", { err: errText(err) });
+      log.warn("releasing the lease failed; a successor waits for it to expire", {
+        err: describeApiError(err),
+      });
     }
   };
 
@@ -220,10 +222,4 @@ function withDeadline(attempt: Promise<Attempt>, ms: number): Promise<Attempt> {
       },
     );
   });
-}
-
-function errText(err: unknown): string {
-  const status = httpStatusOf(err);
-  const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
-  return status !== undefined ? `${status}: ${message}` : (message ?? "");
 }

@@ -10,11 +10,11 @@ class FakeSink implements EventSink {
   events = new Map<string, EventsV1Event>();
   writes: string[] = [];
   fail = false;
-  #seq = 0;
   async create(namespace: string, event: EventsV1Event): Promise<string> {
     this.writes.push("create");
     if (this.fail) throw new Error("API down");
-    const name = `${event.metadata?.generateName}${++this.#seq}`;
+    const name = event.metadata?.name ?? "";
+    if (this.events.has(name)) throw Object.assign(new Error("exists"), { code: 409 });
     this.events.set(name, { ...event, metadata: { ...event.metadata, name, namespace } });
     return name;
   }
