@@ -1,6 +1,15 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { isIP } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -231,7 +240,24 @@ function runAsOwner(): { uid?: number; gid?: number } {
   const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
   if (!Number.isInteger(uid) || !Number.isInteger(gid))
     throw new Error("startPostgres: no `postgres` OS user");
+  if (!isMappedUid(uid)) {
+    // Root of a user namespace (`unshare -rn` as a normal user) has no other uid to switch to.
+    throw new Error(
+      `startPostgres: uid ${uid} (postgres) is not mapped in this user namespace; run as real root`,
+    );
+  }
   return { uid, gid };
+}
+
+/** True when `uid` is mapped in this process's user namespace (`/proc/self/uid_map`: inside outside count). */
+function isMappedUid(uid: number): boolean {
+  return readFileSync("/proc/self/uid_map", "utf8")
+    .trim()
+    .split("\n")
+    .some((line) => {
+      const [inside, , count] = line.trim().split(/\s+/).map(Number);
+      return inside !== undefined && count !== undefined && uid >= inside && uid < inside + count;
+    });
 }
 
 function chownTree(path: string, owner: { uid?: number; gid?: number }): void {
