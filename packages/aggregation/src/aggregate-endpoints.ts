@@ -46,18 +46,24 @@ export function aggregateEndpoints(
     const zone = opts.zoneOf(pod.nodeName);
     for (const { family, address } of addressesByFamily(pod.ips)) {
       if (families.size > 0 && !families.has(family)) continue;
+      // One id per probe and address, computed once: several Service ports may share a probe group.
+      const ids = new Map(
+        resolved.probes.map(({ probe, port }) => [
+          probe,
+          probeTargetId({
+            address,
+            port,
+            namespace: pod.namespace,
+            probe,
+            initialDelaySeconds,
+            periodSeconds,
+          }),
+        ]),
+      );
       for (const { servicePort, containerPort } of resolved.ports) {
         const failure = firstFailure(
           resolved.probes.filter((p) => p.port === containerPort),
-          (probe) =>
-            probeTargetId({
-              address,
-              port: containerPort,
-              namespace: pod.namespace,
-              probe,
-              initialDelaySeconds,
-              periodSeconds,
-            }),
+          (probe) => ids.get(probe) as string,
           states,
         );
         const serving = pod.ready && failure === undefined;

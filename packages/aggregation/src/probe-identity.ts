@@ -43,21 +43,32 @@ export function probeTargetId(input: {
   periodSeconds: number;
 }): string {
   const { probe } = input;
-  const key = probeSubObjectKey(probe);
-  const canonical = canonicalJson({
-    address: input.address,
-    port: input.port,
-    namespace: input.namespace,
-    mode: probe.mode,
-    settings: normalizeSettings(key, probe[key]),
-    timeoutSeconds: probe.timeoutSeconds,
-    successThreshold: probe.successThreshold,
-    failureThreshold: probe.failureThreshold,
-    periodSeconds: input.periodSeconds,
-    initialDelaySeconds: input.initialDelaySeconds,
-  });
+  const canonical = JSON.stringify([
+    input.address,
+    input.port,
+    input.namespace,
+    probe.mode,
+    canonicalSettings(probe),
+    probe.timeoutSeconds,
+    probe.successThreshold,
+    probe.failureThreshold,
+    input.periodSeconds,
+    input.initialDelaySeconds,
+  ]);
   const hash = createHash("sha256").update(canonical).digest("hex").slice(0, 16);
   return `${probe.mode.toLowerCase()}/${input.address}/${input.port}/${hash}`;
+}
+
+/** Canonical JSON of a probe's mode settings, memoized per (immutable) probe object: computed once, not per pod. */
+const settingsCache = new WeakMap<DefaultedProbeSpec, string>();
+function canonicalSettings(probe: DefaultedProbeSpec): string {
+  let text = settingsCache.get(probe);
+  if (text === undefined) {
+    const key = probeSubObjectKey(probe);
+    text = canonicalJson(normalizeSettings(key, probe[key]));
+    settingsCache.set(probe, text);
+  }
+  return text;
 }
 
 /** Drops the targetPort (replaced by the resolved port) and treats an empty accepted-code list as missing. */

@@ -8,6 +8,7 @@ import type { EndpointGroup } from "@swh/aggregation";
 import { API_VERSION, DEFAULT_MAX_ENDPOINTS_PER_SLICE, KIND } from "@swh/crd-types";
 import {
   controllerRefMatches,
+  copyEndpoint,
   endpointSignature,
   keyOfSlice,
   keyString,
@@ -41,6 +42,8 @@ interface Wanted {
   group: EndpointGroup;
   /** Desired slice endpoints by address, in address order. */
   endpoints: Map<string, V1Endpoint>;
+  /** Canonical form of each desired endpoint, by address. */
+  signatures: Map<string, string>;
 }
 
 interface SliceState {
@@ -102,8 +105,12 @@ export function planSlices(input: PlanSlicesInput): SlicePlan {
     });
     const states = keepExisting(slicesByKey.get(k) ?? [], want, max, labels, ownerRef);
     const placed = new Set(states.flatMap((s) => s.kept.map((e) => e.addresses[0])));
-    const unplaced = [...want.endpoints.keys()].filter((address) => !placed.has(address));
-    fill(states, unplaced, want, max);
+    const unplaced = fill(
+      states,
+      [...want.endpoints.keys()].filter((address) => !placed.has(address)),
+      want,
+      max,
+    );
     for (const state of states) {
       if (state.kept.length === 0) plan.delete.push(state.slice);
       else if (state.changed) plan.update.push(updatedSlice(state, want, labels, ownerRef));
@@ -127,7 +134,7 @@ export function planSlices(input: PlanSlicesInput): SlicePlan {
         },
         addressType: want.key.addressFamily,
         ports: [toSlicePort(want.group)],
-        endpoints: endpoints.map(cloneEndpoint),
+        endpoints: endpoints.map(copyEndpoint),
       });
     }
   }
@@ -147,14 +154,16 @@ function wantedByKey(groups: readonly EndpointGroup[]): Map<string, Wanted> {
     const k = keyString(key);
     let want = wanted.get(k);
     if (want === undefined) {
-      want = { key, group, endpoints: new Map() };
+      want = { key, group, endpoints: new Map(), signatures: new Map() };
       wanted.set(k, want);
     }
     for (const endpoint of group.endpoints) {
       const next = toSliceEndpoint(endpoint);
-      const current = want.endpoints.get(endpoint.address);
-      if (current === undefined || endpointSignature(next) < endpointSignature(current)) {
+      const signature = endpointSignature(next);
+      const current = want.signatures.get(endpoint.address);
+      if (current === undefined || signature < current) {
         want.endpoints.set(endpoint.address, next);
+        want.signatures.set(endpoint.address, signature);
       }
     }
   }
@@ -174,16 +183,20 @@ function keepExisting(
 ): SliceState[] {
   const placed = new Set<string>();
   return slices.map((slice) => {
-    const existing = [...(slice.endpoints ?? [])].sort((a, b) =>
-      compare(endpointSignature(a), endpointSignature(b)),
-    );
+    // Address order (then canonical form, for a repeated address) makes the kept set independent of input order.
+    const existing = (slice.endpoints ?? [])
+      .map((endpoint) => ({
+        endpoint,
+        address: endpoint.addresses[0],
+        signature: endpointSignature(endpoint),
+      }))
+      .sort((a, b) => compare(a.address ?? "", b.address ?? "") || compare(a.signature, b.signature));
     const kept: V1Endpoint[] = [];
     let changed =
       portSignature(slice.ports?.[0]) !== portSignature(toSlicePort(want.group)) ||
       MANAGED_LABEL_KEYS.some((key) => slice.metadata?.labels?.[key] !== labels[key]) ||
       !controllerRefMatches(slice.metadata?.ownerReferences, ownerRef);
-    for (const endpoint of existing) {
-      const address = endpoint.addresses[0];
+    for (const { endpoint, address, signature } of existing) {
       const desired = address === undefined ? undefined : want.endpoints.get(address);
       if (
         address === undefined ||
@@ -195,7 +208,7 @@ function keepExisting(
         changed = true;
         continue;
       }
-      if (endpointSignature(endpoint) !== endpointSignature(desired)) changed = true;
+      if (signature !== want.signatures.get(address)) changed = true;
       placed.add(address);
       kept.push(desired);
     }
@@ -204,22 +217,23 @@ function keepExisting(
 }
 
 /**
- * Places `unplaced` endpoints into existing slices, consuming the array: first slices written anyway, then
- * emptied slices (reused rather than deleted and re-created), then untouched slices with room.
+ * Places `unplaced` endpoints into existing slices — first slices written anyway, then emptied slices (reused
+ * rather than deleted and re-created), then untouched slices with room — and returns those left for new slices.
  */
-function fill(states: SliceState[], unplaced: string[], want: Wanted, max: number): void {
+function fill(states: SliceState[], unplaced: readonly string[], want: Wanted, max: number): string[] {
   const tiers = [
     states.filter((s) => s.changed && s.kept.length > 0),
     states.filter((s) => s.kept.length === 0),
     states.filter((s) => !s.changed && s.kept.length > 0),
   ];
+  let next = 0;
   for (const state of tiers.flat()) {
-    while (unplaced.length > 0 && state.kept.length < max) {
-      const address = unplaced.shift() as string;
-      state.kept.push(want.endpoints.get(address) as V1Endpoint);
+    while (next < unplaced.length && state.kept.length < max) {
+      state.kept.push(want.endpoints.get(unplaced[next++] as string) as V1Endpoint);
       state.changed = true;
     }
   }
+  return unplaced.slice(next);
 }
 
 function updatedSlice(
@@ -246,12 +260,8 @@ function updatedSlice(
     metadata,
     addressType: slice.addressType,
     ports: [toSlicePort(want.group)],
-    endpoints: endpoints.map(cloneEndpoint),
+    endpoints: endpoints.map(copyEndpoint),
   };
-}
-
-function cloneEndpoint(endpoint: V1Endpoint): V1Endpoint {
-  return structuredClone(endpoint);
 }
 
 function compare(a: string, b: string): number {
