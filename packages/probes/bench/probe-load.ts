@@ -8,6 +8,7 @@
  *
  * Options: --http N (1000) --tcp N (1000) --period ms (1000) --duration s (60) --timeout ms (1000)
  *          --max-concurrent N (256) --phases http,tcp,both --http-impl swh|undici-client
+ *          --server-impl raw|node-http (how the HTTP targets are served; see target-servers.ts)
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     "max-concurrent": { type: "string", default: "256" },
     phases: { type: "string", default: "http,tcp,both" },
     "http-impl": { type: "string", default: "swh" },
+    "server-impl": { type: "string", default: "raw" },
   },
 });
 const httpCount = Number(values.http);
@@ -118,9 +120,12 @@ async function runPhase(name: string, targets: readonly Target[]): Promise<Recor
   // Warm-up: one period so every target has started (first probes are spread over one period) and the JIT settled.
   await new Promise((r) => setTimeout(r, periodMs * 2));
   let peakRss = process.memoryUsage.rss();
+  let peakHeapTotal = 0;
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage.rss());
-  }, 100);
+    const m = process.memoryUsage();
+    peakRss = Math.max(peakRss, m.rss);
+    peakHeapTotal = Math.max(peakHeapTotal, m.heapTotal);
+  }, 1000); // process.memoryUsage() costs ~1 ms; sampling it often would inflate the measured CPU
   measuring = true;
   const cpuStart = process.cpuUsage();
   const wallStart = performance.now();
@@ -141,6 +146,7 @@ async function runPhase(name: string, targets: readonly Target[]): Promise<Recor
     cpuUserSeconds: cpu.user / 1e6,
     cpuSystemSeconds: cpu.system / 1e6,
     peakRssMB: Math.round((peakRss / 2 ** 20) * 10) / 10,
+    peakHeapTotalMB: Math.round((peakHeapTotal / 2 ** 20) * 10) / 10,
     latenessMs: {
       p50: round(quantile(lateness, 0.5)),
       p99: round(quantile(lateness, 0.99)),
@@ -156,9 +162,13 @@ function round(n: number): number {
 
 async function main(): Promise<void> {
   const serverScript = fileURLToPath(new URL("./target-servers.ts", import.meta.url));
-  const servers = spawn(process.execPath, [serverScript, String(httpCount), String(tcpCount)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const servers = spawn(
+    process.execPath,
+    [serverScript, String(httpCount), String(tcpCount), values["server-impl"] ?? "raw"],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const [firstLine] = (await once(servers.stdout, "data")) as [Buffer];
   if (!firstLine.toString().includes('"ready":true'))
     throw new Error(`target servers failed: ${firstLine.toString()}`);

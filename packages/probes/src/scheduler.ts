@@ -62,7 +62,9 @@ interface Entry<P> {
   timer?: TimerHandle;
   nextAt: number;
   queuedAt: number | undefined;
-  inFlight: AbortController | undefined;
+  inFlight: boolean;
+  /** One per target for its lifetime: aborted only when the target is removed (or the scheduler stops). */
+  controller: AbortController;
 }
 
 /** Schedules probes for many targets under a global concurrency cap; see the file comment for timing. */
@@ -102,7 +104,8 @@ export class ProbeScheduler<P = unknown> {
       state: target.seed ? seededThresholdState(target.seed.passing) : initialThresholdState(),
       nextAt: 0,
       queuedAt: undefined,
-      inFlight: undefined,
+      inFlight: false,
+      controller: new AbortController(),
     };
     this.#entries.set(target.id, entry);
     this.#arm(entry, now + Math.max(0, target.initialDelayMs) + this.#random() * target.periodMs);
@@ -114,7 +117,7 @@ export class ProbeScheduler<P = unknown> {
     if (!entry) return;
     this.#entries.delete(id);
     if (entry.timer !== undefined) this.#clock.clearTimeout(entry.timer);
-    entry.inFlight?.abort();
+    entry.controller.abort();
   }
 
   /** Stops everything: timers cleared, in-flight probes aborted, later `upsert` calls ignored. */
@@ -149,13 +152,12 @@ export class ProbeScheduler<P = unknown> {
   async runOnce(id: string, scheduledAt?: number): Promise<TargetState | undefined> {
     const entry = this.#entries.get(id);
     if (!entry || entry.inFlight) return undefined;
-    const controller = new AbortController();
-    entry.inFlight = controller;
+    entry.inFlight = true;
     this.#running++;
     const startedAt = this.#clock.now();
     let result: ProbeResult;
     try {
-      result = await this.#opts.run(entry.target, controller.signal);
+      result = await this.#opts.run(entry.target, entry.controller.signal);
     } catch (err) {
       // `run` broke its contract; still a failed probe rather than a dead scheduler.
       result = {
@@ -165,7 +167,7 @@ export class ProbeScheduler<P = unknown> {
         durationMs: 0,
       };
     } finally {
-      entry.inFlight = undefined;
+      entry.inFlight = false;
       this.#running--;
     }
     if (this.#entries.get(id) !== entry) {
