@@ -35,13 +35,14 @@ import {
 } from "../src/index.js";
 
 const nodeName = "node-a";
-const crdPath = fileURLToPath(new URL("../../../deploy/manifests/crd.yaml", import.meta.url));
+const manifest = (name: string) =>
+  readFileSync(fileURLToPath(new URL(`../../../deploy/manifests/${name}`, import.meta.url)), "utf8");
 
 let cluster: TestCluster;
 
 beforeAll(async () => {
   cluster = await testCluster();
-  await cluster.apply(readFileSync(crdPath, "utf8"));
+  await cluster.apply(manifest("crd.yaml"));
   const ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
   await waitFor("the ServiceWithHealthchecks CRD to be established", async () => {
     const crd = await ext.readCustomResourceDefinition({ name: `${PLURAL}.${GROUP}` });
@@ -310,5 +311,29 @@ describe("applySlicePlan against a real API server", () => {
     expect(left.map((s) => [s.metadata?.name, s.metadata?.resourceVersion])).toEqual([
       [foreign.metadata?.name, foreign.metadata?.resourceVersion],
     ]);
+  });
+
+  it("creates, re-plans after a conflict and deletes as the agent ServiceAccount with the shipped RBAC", async () => {
+    const env = await anEnv();
+    await cluster.apply(manifest("namespace.yaml"));
+    await cluster.apply(manifest("rbac-agent.yaml"));
+    const { kubeConfig } = await cluster.serviceAccountKubeConfig("swh-system", "swh-agent");
+    const agent: Env = { ...env, ...countingApi(kubeConfig) };
+    await waitFor("the agent's RBAC to take effect", async () => {
+      try {
+        await agent.api.listNamespacedEndpointSlice({ namespace: env.namespace });
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect((await reconcile(agent, [aGroup(2)])).result).toMatchObject({ ok: true });
+    const stale = await slicesIn(env);
+    await reconcile(agent, [aGroup(1)]);
+    const replanned = await reconcile(agent, [aGroup(3)], { existing: stale });
+    expect(replanned.result).toMatchObject({ ok: true, attempts: 2 });
+    expect(addressesOf(await slicesIn(env))).toEqual([["10.244.1.1", "10.244.1.2", "10.244.1.3"]]);
+    expect((await reconcile(agent, [])).result.writes.delete.ok).toBe(1);
+    expect(await slicesIn(env)).toEqual([]);
   });
 });
