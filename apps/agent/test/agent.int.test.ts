@@ -410,4 +410,35 @@ describe("agent", () => {
     });
     expect(await metricValue(s.agent.registry, "swh_slice_writes_total", { result: "error" })).toBe(0);
   });
+
+  it("serves /healthz, /readyz and the documented metrics", async () => {
+    const s = await scenario("ops");
+    const ip = `${s.net}.5`;
+    await s.backend(ip, 8080);
+    await createPod(cluster.kubeConfig, {
+      name: "p",
+      namespace: s.namespace,
+      node: s.node,
+      ips: [ip],
+      labels: { app: "x" },
+    });
+    await admin.createSwh(s.namespace, "web", {
+      selector: { app: "x" },
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+      healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [tcp(8080)] },
+    });
+    await s.waitEndpoint("ready", "web", 8080, ip, (e) => e.ready);
+    const base = `http://127.0.0.1:${s.agent.ports.metrics}`;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const text = await (await fetch(`${base}/metrics`)).text();
+    expect(text).toContain('swh_probe_results_total{mode="tcp",result="success"}');
+    expect(text).toContain(`swh_endpoints{namespace="${s.namespace}",service="web",state="ready"} 1`);
+    expect(text).toMatch(/swh_slice_writes_total\{action="create",result="success"\} [1-9]/);
+    expect(text).toContain("swh_probe_duration_seconds_bucket");
+    expect(text).toContain("swh_probe_targets 1");
+    expect(text).toContain('swh_build_info{component="agent"');
+    await s.agent.stop();
+    expect(s.agent.ready()).toBe(false);
+  });
 });
