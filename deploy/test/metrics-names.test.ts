@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { allDocumentedMetrics } from "./support/metrics-doc.ts";
 import { DEPLOY_DIR } from "./support/tools.ts";
 
 /** Metric names a PromQL expression refers to (identifiers followed by a selector, range or binary op). */
@@ -34,17 +35,6 @@ export function metricNames(expr: string): string[] {
     names.add(name.replace(/_(bucket|sum|count)$/, ""));
   }
   return [...names].sort();
-}
-
-/** Metric names listed in the first column of deploy/METRICS.md's tables. */
-function documentedNames(): Set<string> {
-  const text = readFileSync(join(DEPLOY_DIR, "METRICS.md"), "utf8");
-  const names = new Set<string>();
-  for (const line of text.split("\n")) {
-    const cell = line.startsWith("| `") ? line.split("|")[1] : undefined;
-    for (const m of cell?.matchAll(/`([a-z_:][a-z0-9_:]*)`/g) ?? []) names.add(m[1] ?? "");
-  }
-  return names;
 }
 
 function dashboardExprs(): string[] {
@@ -80,14 +70,14 @@ describe("metric names", () => {
   });
 
   it("every metric the dashboard uses is documented in METRICS.md", () => {
-    const documented = documentedNames();
+    const documented = allDocumentedMetrics();
     const used = [...new Set(dashboardExprs().flatMap(metricNames))].sort();
     expect(used.length).toBeGreaterThan(10);
     expect(used.filter((name) => !documented.has(name))).toEqual([]);
   });
 
   it("every metric the alert rules use is documented in METRICS.md", () => {
-    const documented = documentedNames();
+    const documented = allDocumentedMetrics();
     const used = [...new Set(alertExprs().flatMap(metricNames))].sort();
     expect(used).toEqual([
       "swh_agent_heartbeat_stale",
