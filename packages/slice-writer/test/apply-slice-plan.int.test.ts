@@ -336,4 +336,30 @@ describe("applySlicePlan against a real API server", () => {
     expect((await reconcile(agent, [])).result.writes.delete.ok).toBe(1);
     expect(await slicesIn(env)).toEqual([]);
   });
+
+  it("gives up after maxAttempts when every re-plan is stale again, and reports it", async () => {
+    const env = await anEnv();
+    await reconcile(env, [aGroup(1)]);
+    const stale = planSlices({ swh: env.swh, nodeName, groups: [aGroup(2)], existing: await slicesIn(env) });
+    await reconcile(env, [aGroup(3)]);
+    const result = await applySlicePlan(env.api, stale, {
+      namespace: env.namespace,
+      nodeName,
+      swhName: env.swh.name,
+      replan: () => stale,
+      maxAttempts: 3,
+    });
+    expect(result).toMatchObject({ ok: false, attempts: 3, error: { action: "update", code: 409 } });
+    expect(result.writes.update.conflict).toBe(3);
+    expect(addressesOf(await slicesIn(env))).toEqual([["10.244.1.1", "10.244.1.2", "10.244.1.3"]]);
+  });
+
+  it("returns an invalid slice as an error naming the field instead of throwing", async () => {
+    const env = await anEnv();
+    const { result } = await reconcile(env, [{ ...aGroup(0), endpoints: [anEndpoint("127.0.0.1")] }]);
+    expect(result).toMatchObject({ ok: false, attempts: 1, error: { action: "create", code: 422 } });
+    expect(result.error?.message).toMatch(/endpoints\[0\]\.addresses/);
+    expect(result.writes.create.error).toBe(1);
+    expect(await slicesIn(env)).toEqual([]);
+  });
 });
