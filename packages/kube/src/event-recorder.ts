@@ -142,9 +142,10 @@ export class EventRecorder {
         eventTime: microTime(new Date(now)) as unknown as Date,
         reportingController: this.#opts.component,
         reportingInstance: this.#opts.instance ?? this.#opts.component,
-        action: reason,
-        reason,
-        note: message.slice(0, 1024),
+        // API limits: action and reason 128 characters, note 1 KiB.
+        action: reason.slice(0, 128),
+        reason: reason.slice(0, 128),
+        note: truncateUtf8(message, 1024),
         type,
         regarding: regardingOf(subject),
       },
@@ -255,4 +256,11 @@ function trim<V>(map: Map<string, V>, max: number): void {
 function eventName(objectName: string, now: number): string {
   const suffix = `${Math.floor(now).toString(16)}${randomBytes(4).toString("hex")}`;
   return `${objectName.slice(0, 253 - suffix.length - 1)}.${suffix}`;
+}
+
+function truncateUtf8(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  let out = text.slice(0, maxBytes);
+  while (Buffer.byteLength(out) > maxBytes) out = out.slice(0, -1);
+  return out;
 }

@@ -146,3 +146,14 @@ describe("EventRecorder", () => {
     expect(sink.events.size).toBe(1);
   });
 });
+
+describe("EventRecorder limits", () => {
+  it("truncates a note longer than 1 KiB (counting bytes) so the API accepts it", async () => {
+    const { sink, recorder } = setup();
+    recorder.record(aSwh(), "Warning", "Long", "é".repeat(2000));
+    await recorder.flush();
+    const note = [...sink.events.values()][0]?.note ?? "";
+    expect(Buffer.byteLength(note)).toBeLessThanOrEqual(1024);
+    expect(note.length).toBe(512);
+  });
+});
