@@ -1,8 +1,118 @@
+/**
+ * Process entry of swh-controller: parses flags, loads the kubeconfig (flag, in-cluster, then default), starts
+ * the ops server, the controller and leader election, and shuts down gracefully on SIGTERM (workers stop, the
+ * leader Lease is released so a successor takes over at once).
+ */
+import { KubeConfig } from "@kubernetes/client-node";
+import { CONTROLLER_LEADER_LEASE } from "@swh/crd-types";
+import {
+  createKubeMetrics,
+  createLogger,
+  createMetricsRegistry,
+  EventRecorder,
+  onShutdown,
+  runLeaderElection,
+  startOpsServer,
+} from "@swh/kube";
+import { type ControllerConfig, parseConfig, USAGE } from "./config.js";
+import { type LeaderElector, runController } from "./run-controller.js";
 import { APP_VERSION } from "./version.js";
 
-if (process.argv.includes("--version")) {
-  process.stdout.write(`swh-controller ${APP_VERSION}\n`);
-  process.exit(0);
+/** Name of this component in Events (`reportingController`). */
+export const COMPONENT = "network.deckhouse.io/swh-controller";
+
+function loadKubeConfig(config: ControllerConfig): KubeConfig {
+  const kc = new KubeConfig();
+  if (config.kubeconfig !== undefined) kc.loadFromFile(config.kubeconfig);
+  else if (process.env.KUBERNETES_SERVICE_HOST) kc.loadFromCluster();
+  else kc.loadFromDefault();
+  return kc;
 }
-process.stderr.write("swh-controller: not implemented yet\n");
-process.exit(1);
+
+async function main(): Promise<void> {
+  const parsed = parseConfig(process.argv.slice(2), process.env);
+  if (!parsed.ok) {
+    process.stderr.write(`swh-controller: ${parsed.error}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if ("version" in parsed) {
+    process.stdout.write(`swh-controller ${APP_VERSION}\n`);
+    process.exit(0);
+  }
+  const { config } = parsed;
+  const logger = createLogger({ level: config.logLevel, base: { component: "swh-controller" } });
+  const kubeConfig = loadKubeConfig(config);
+  const registry = createMetricsRegistry();
+  const kubeMetrics = createKubeMetrics(registry);
+  const stop = new AbortController();
+
+  const elect: LeaderElector | undefined = config.leaderElect
+    ? (hooks) =>
+        runLeaderElection({
+          kubeConfig,
+          namespace: config.namespace,
+          name: CONTROLLER_LEADER_LEASE,
+          identity: config.identity,
+          logger,
+          metrics: kubeMetrics,
+          ...hooks,
+        })
+    : undefined;
+  const events = new EventRecorder({
+    component: COMPONENT,
+    instance: config.identity,
+    kubeConfig,
+    logger,
+    metrics: kubeMetrics,
+  });
+  const controller = runController({
+    kubeConfig,
+    namespace: config.namespace,
+    nodeNotReadyGraceMs: config.nodeNotReadyGraceMs,
+    logger,
+    registry,
+    kubeMetrics,
+    events,
+    signal: stop.signal,
+    ...(elect === undefined ? {} : { elect }),
+  });
+
+  const ops = [
+    await startOpsServer({
+      ...config.metricsBindAddress,
+      registry,
+      ready: controller.ready,
+      logger: logger.child({ server: "metrics" }),
+    }),
+    await startOpsServer({
+      ...config.healthBindAddress,
+      registry,
+      ready: controller.ready,
+      logger: logger.child({ server: "health" }),
+    }),
+  ];
+  logger.info("swh-controller started", {
+    version: APP_VERSION,
+    namespace: config.namespace,
+    leaderElect: config.leaderElect,
+    identity: config.identity,
+  });
+
+  onShutdown(async (signal) => {
+    logger.info("shutting down", { signal });
+    stop.abort();
+    await controller.done;
+    await events.flush();
+    await Promise.all(ops.map((s) => s.close()));
+    logger.info("stopped");
+  });
+  controller.done.catch((err: unknown) => {
+    logger.error("controller failed", { err });
+    process.exit(1);
+  });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`swh-controller: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

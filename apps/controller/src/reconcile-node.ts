@@ -4,7 +4,7 @@
  */
 import type { V1EndpointSlice, V1Lease, V1Node } from "@kubernetes/client-node";
 import { AGENT_LEASE_PREFIX } from "@swh/crd-types";
-import type { Logger } from "@swh/kube";
+import type { Logger, WorkResult } from "@swh/kube";
 import type { ControllerApi } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
 import { planNodeCleanup } from "./plan-node-cleanup.js";
@@ -27,10 +27,7 @@ export interface NodeReconcileDeps {
 }
 
 /** Reconciles node `name`; returns when to look again if time alone can change the decision. */
-export async function reconcileNode(
-  name: string,
-  deps: NodeReconcileDeps,
-): Promise<void | { requeueAfterMs: number }> {
+export async function reconcileNode(name: string, deps: NodeReconcileDeps): Promise<WorkResult> {
   const node = deps.getNode(name);
   const slices = deps.slicesOnNode(name);
   const decision = planNodeCleanup({

@@ -5,7 +5,7 @@
  */
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import { CONDITION_TYPES, type ServiceWithHealthchecks } from "@swh/crd-types";
-import type { Logger } from "@swh/kube";
+import type { Logger, WorkResult } from "@swh/kube";
 import {
   type ControllerStatus,
   computeStatus,
@@ -19,7 +19,7 @@ import { isControllerRefTo, planService, SERVICE_PROBLEMS } from "./plan-service
 import { mergePatch } from "./status-patch.js";
 
 /** Where Events go; `@swh/kube`'s EventRecorder fits. */
-export interface EventSink {
+export interface EventRecorderLike {
   record(
     obj: { apiVersion: string; kind: string; name: string; namespace: string; uid: string },
     type: "Normal" | "Warning",
@@ -35,25 +35,38 @@ export interface SwhReconcileDeps {
   slicesOf(swhKey: string): readonly Readonly<V1EndpointSlice>[];
   staleNodes(): ReadonlySet<string>;
   api: ControllerApi;
-  events: EventSink;
+  events: EventRecorderLike;
   metrics: ControllerMetrics;
   logger: Logger;
   now(): Date;
+  /**
+   * The status this controller last wrote per SWH key, with the resourceVersion it was computed from. Until the
+   * informer delivers the object after our patch, its cached status is older than the truth; comparing against
+   * what we wrote avoids a second identical patch and duplicate Events.
+   */
+  writtenStatus: Map<string, { fromResourceVersion: string | undefined; status: ControllerStatus }>;
 }
+
+/** How soon a key is looked at again after a 409 (the informer usually catches up within milliseconds). */
+export const CONFLICT_REQUEUE_MS = 500;
 
 /** Thrown after status was written when the Service write failed, so the queue retries with backoff. */
 export class ServiceWriteError extends Error {
   override readonly name = "ServiceWriteError";
 }
 
-/** Reconciles the SWH `key`; rejects (for a retry with backoff) on a failed or conflicting write. */
-export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise<void> {
+/**
+ * Reconciles the SWH `key`. A conflict (409: our cache is behind) asks for a quick requeue; a failed Service
+ * write is reported in status and then rejected so the queue retries with backoff.
+ */
+export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise<WorkResult> {
   const [namespace = "", name = ""] = key.split("/", 2);
   const swh = deps.getSwh(namespace, name);
   if (swh === undefined || swh.metadata.deletionTimestamp !== undefined) {
     // The garbage collector removes the Service and slices through their ownerReferences.
     deps.metrics.serviceEndpoints.remove({ namespace, service: name, state: "ready" });
     deps.metrics.serviceEndpoints.remove({ namespace, service: name, state: "not_ready" });
+    deps.writtenStatus.delete(key);
     return;
   }
   const log = deps.logger.child({ swh: `${namespace}/${name}` });
@@ -93,8 +106,11 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
         if (plan.action === "update" && plan.adopt)
           deps.events.record(ref, "Normal", "ServiceAdopted", `adopted Service ${name}`);
       } catch (err) {
-        // 409/AlreadyExists: our cache is behind; retry once it caught up, without touching status.
-        if (httpStatusOf(err) === 409) throw err;
+        // 409/AlreadyExists: our cache is behind; look again once it caught up, without touching status.
+        if (httpStatusOf(err) === 409) {
+          log.debug("Service changed since our cache saw it; requeueing", { err: describeApiError(err) });
+          return { requeueAfterMs: CONFLICT_REQUEUE_MS };
+        }
         writeError = err;
         sync = { ready: false, reason: "ServiceWriteFailed", message: describeApiError(err) };
       }
@@ -119,9 +135,14 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
     (endpoints?.total ?? 0) - (endpoints?.ready ?? 0),
   );
 
-  const previous = swh.status as ControllerStatus | undefined;
+  const written = deps.writtenStatus.get(key);
+  const previous =
+    written !== undefined && written.fromResourceVersion === swh.metadata.resourceVersion
+      ? written.status
+      : (swh.status as ControllerStatus | undefined);
   if (!sameStatus(previous, status)) {
     await deps.api.patchStatus(namespace, name, mergePatch(previous ?? {}, status));
+    deps.writtenStatus.set(key, { fromResourceVersion: swh.metadata.resourceVersion, status });
     for (const change of conditionChanges(previous?.conditions, status.conditions ?? [])) {
       if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough
       const type = change.to === "True" ? "Normal" : "Warning";

@@ -25,12 +25,19 @@ import {
   type ServiceWithHealthchecks,
   VERSION,
 } from "@swh/crd-types";
-import { type Informer, type KubeMetrics, type Logger, startInformer, WorkQueue } from "@swh/kube";
+import {
+  type Informer,
+  type KubeMetrics,
+  type Logger,
+  startInformer,
+  WorkQueue,
+  type WorkResult,
+} from "@swh/kube";
 import type { Registry } from "prom-client";
 import { type ControllerApi, createControllerApi } from "./controller-api.js";
 import { type ControllerMetrics, createControllerMetrics } from "./controller-metrics.js";
 import { reconcileNode } from "./reconcile-node.js";
-import { type EventSink, reconcileSwh } from "./reconcile-swh.js";
+import { type EventRecorderLike, reconcileSwh, type SwhReconcileDeps } from "./reconcile-swh.js";
 import { nodeOf, SliceIndex, swhKeyOf } from "./slice-index.js";
 import { APP_VERSION } from "./version.js";
 
@@ -50,7 +57,7 @@ export interface ControllerOptions {
   logger: Logger;
   registry: Registry;
   kubeMetrics: KubeMetrics;
-  events: EventSink;
+  events: EventRecorderLike;
   /** Leader election; undefined = act as leader at once (`--leader-elect=false`). */
   elect?: LeaderElector;
   signal: AbortSignal;
@@ -65,8 +72,8 @@ export interface RunningController {
   ready(): boolean;
   /** True while this replica's workers run. */
   leading(): boolean;
-  /** Resolves when the controller stopped: `signal` aborted, or leadership was lost (`"lost-leadership"`). */
-  done: Promise<"stopped" | "lost-leadership">;
+  /** Resolves once `signal` aborted and all work (and the leader Lease release) finished. */
+  done: Promise<"stopped">;
 }
 
 /** Starts the controller; resolves once the informers are started (not synced). */
@@ -130,6 +137,7 @@ export function runController(opts: ControllerOptions): RunningController {
   const nodeQueue = new WorkQueue<string>({ name: "node", metrics: opts.kubeMetrics, logger: log });
   const index = new SliceIndex();
   const staleNodes = new Set<string>();
+  const writtenStatus: SwhReconcileDeps["writtenStatus"] = new Map();
   const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) =>
     `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
 
@@ -156,7 +164,7 @@ export function runController(opts: ControllerOptions): RunningController {
 
   let synced = false;
   let leading = false;
-  const done = (async (): Promise<"stopped" | "lost-leadership"> => {
+  const done = (async (): Promise<"stopped"> => {
     try {
       await Promise.all(informers.map((i) => i.synced()));
     } catch (err) {
@@ -179,7 +187,7 @@ export function runController(opts: ControllerOptions): RunningController {
         nodeQueue.add(node);
       const work = <K extends string>(
         queue: WorkQueue<K>,
-        fn: (key: K) => Promise<void | { requeueAfterMs: number }>,
+        fn: (key: K) => Promise<WorkResult>,
         concurrency: number,
       ) =>
         queue.run(
@@ -211,6 +219,7 @@ export function runController(opts: ControllerOptions): RunningController {
               metrics,
               logger: log,
               now,
+              writtenStatus,
             }),
           2,
         ),
@@ -239,6 +248,7 @@ export function runController(opts: ControllerOptions): RunningController {
       metrics.serviceEndpoints.reset();
       metrics.heartbeatStale.reset();
       staleNodes.clear();
+      writtenStatus.clear();
     };
 
     if (opts.elect === undefined) {
@@ -246,29 +256,25 @@ export function runController(opts: ControllerOptions): RunningController {
       clearLeaderOnly();
       return "stopped";
     }
-    let lost = false;
-    let working: Promise<void> = Promise.resolve();
-    const stopLeading = new AbortController();
+    // Each term gets its own signal, aborted the moment leadership is lost; after a loss this replica stays a
+    // candidate with warm caches, and a new term starts again from the whole world.
+    const terms = new Set<Promise<void>>();
     await opts.elect({
       signal: opts.signal,
       onStartedLeading: (signal) => {
         log.info("started leading");
-        working = lead(AbortSignal.any([signal, stopLeading.signal])).catch((err: unknown) => {
-          log.error("workers failed", { err });
-        });
+        const term = lead(signal).catch((err: unknown) => log.error("workers failed", { err }));
+        terms.add(term);
+        void term.finally(() => terms.delete(term));
       },
       onStoppedLeading: () => {
-        if (!opts.signal.aborted) {
-          lost = true;
-          log.warn("lost leadership; stopping all work");
-        }
-        stopLeading.abort();
+        if (!opts.signal.aborted) log.warn("lost leadership; all work stopped");
+        clearLeaderOnly();
       },
     });
-    stopLeading.abort();
-    await working;
+    await Promise.all(terms);
     clearLeaderOnly();
-    return lost ? "lost-leadership" : "stopped";
+    return "stopped";
   })();
 
   return { ready: () => synced, leading: () => leading, done };

@@ -3,9 +3,9 @@
  * deploy/manifests ships, through a proxy that counts its requests. One controller for the whole file; each
  * test uses its own namespace (and its own node names).
  */
-import type { V1Service } from "@kubernetes/client-node";
+import { EventsV1Api, type V1Service } from "@kubernetes/client-node";
 import { CONDITION_TYPES, type ServiceWithHealthchecks } from "@swh/crd-types";
-import { createKubeMetrics, createMetricsRegistry } from "@swh/kube";
+import { createKubeMetrics, createMetricsRegistry, EventRecorder } from "@swh/kube";
 import { createNode, deleteNode, setNodeReady, type TestCluster, testCluster, waitFor } from "@swh/testenv";
 import type { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,15 +33,27 @@ beforeAll(async () => {
   const identity = await controllerIdentity(cluster);
   proxy = identity.proxy;
   registry = createMetricsRegistry();
+  const { logger } = testLogger();
+  const kubeMetrics = createKubeMetrics(registry);
+  const recorder = new EventRecorder({
+    component: "network.deckhouse.io/swh-controller",
+    kubeConfig: identity.kubeConfig,
+    logger,
+    metrics: kubeMetrics,
+  });
   controller = runController({
     kubeConfig: identity.kubeConfig,
     namespace: INSTALL_NAMESPACE,
     nodeNotReadyGraceMs: NODE_GRACE_MS,
-    logger: testLogger().logger,
+    logger,
     registry,
-    kubeMetrics: createKubeMetrics(registry),
+    kubeMetrics,
+    // The real recorder writes Events as the controller's ServiceAccount; the list lets tests look at them quickly.
     events: {
-      record: (obj, type, reason, message) => events.push({ reason, type, name: obj.name, message }),
+      record: (obj, type, reason, message) => {
+        events.push({ reason, type, name: obj.name, message });
+        recorder.record(obj, type, reason, message);
+      },
     },
     signal: stop.signal,
     resyncMs: RESYNC_MS,
@@ -147,6 +159,10 @@ describe("child Service", () => {
     expect(condition(status, CONDITION_TYPES.childServiceReady)?.status).toBe("True");
     expect(status.status).toMatchObject({ clusterIP, clusterIPs: [clusterIP] });
     expect(events.some((e) => e.name === "web" && e.reason === "ServiceCreated")).toBe(true);
+    await waitFor("ServiceCreated Event in the API", async () => {
+      const list = await cluster.kubeConfig.makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: ns });
+      return list.items.some((e) => e.reason === "ServiceCreated" && e.regarding?.name === "web");
+    });
   });
 
   it("follows changes to ports, labels, annotations and source ranges; keeps cluster IP, node ports and others' keys", async () => {
