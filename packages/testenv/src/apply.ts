@@ -1,9 +1,5 @@
-import {
-  type KubeConfig,
-  type KubernetesObject,
-  KubernetesObjectApi,
-  PatchStrategy,
-} from "@kubernetes/client-node";
+import { type RequestOptions, request } from "node:https";
+import { type KubeConfig, type KubernetesObject, KubernetesObjectApi } from "@kubernetes/client-node";
 import { parseAllDocuments } from "yaml";
 import { waitFor } from "./wait-for.js";
 
@@ -37,7 +33,7 @@ export async function applyManifests(
     if (resource.namespaced) obj.metadata.namespace ??= opts.namespace ?? "default";
     else delete obj.metadata.namespace;
     try {
-      await client.patch(obj, undefined, undefined, APPLY_FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
+      await serverSideApply(kc, resourcePath(apiVersion, resource.name, obj.metadata), obj);
     } catch (error) {
       throw new Error(`${where}: ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,
@@ -45,6 +41,47 @@ export async function applyManifests(
     }
     if (kind === "CustomResourceDefinition") await waitForEstablished(client, obj);
   }
+}
+
+/**
+ * Sends the object as raw JSON. The typed client would run it through its model serializer, which silently
+ * drops fields it does not know by their JSON names (e.g. `x-kubernetes-validations` and `default` in a CRD's
+ * schema), so a CRD applied that way loses its validation and defaulting.
+ */
+async function serverSideApply(kc: KubeConfig, path: string, obj: KubernetesObject): Promise<void> {
+  const server = kc.getCurrentCluster()?.server;
+  if (!server) throw new Error("apply: the kubeconfig has no current cluster");
+  const options: RequestOptions = {
+    method: "PATCH",
+    headers: { "content-type": "application/apply-patch+yaml", accept: "application/json" },
+  };
+  await kc.applyToHTTPSOptions(options);
+  const url = `${server}${path}?fieldManager=${APPLY_FIELD_MANAGER}&force=true`;
+  await new Promise<void>((resolve, reject) => {
+    const req = request(url, options, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      res.on("end", () => {
+        if ((res.statusCode ?? 0) < 300) resolve();
+        else {
+          const message = (JSON.parse(body || "{}") as { message?: string }).message ?? body;
+          reject(new Error(`HTTP ${res.statusCode}: ${message}`));
+        }
+      });
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify(obj));
+  });
+}
+
+/** REST path of one object: `/api/v1/...` for the core group, `/apis/<group>/<version>/...` otherwise. */
+function resourcePath(apiVersion: string, plural: string, meta: KubernetesObject["metadata"]): string {
+  const base = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+  const ns = meta?.namespace ? `/namespaces/${encodeURIComponent(meta.namespace)}` : "";
+  return `${base}${ns}/${plural}/${encodeURIComponent(meta?.name ?? "")}`;
 }
 
 /** KubernetesObjectApi with its (cached, re-fetched on miss) discovery lookup made callable. */

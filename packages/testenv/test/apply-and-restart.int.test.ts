@@ -19,7 +19,12 @@ spec:
         openAPIV3Schema:
           type: object
           properties:
-            spec: { type: object, properties: { size: { type: integer } } }
+            spec:
+              type: object
+              x-kubernetes-validations: [{ rule: "self.size <= 10", message: "size must be at most 10" }]
+              properties:
+                size: { type: integer }
+                color: { type: string, default: blue }
 ---
 apiVersion: testenv.swh.invalid/v1
 kind: Widget
@@ -43,8 +48,23 @@ describe("apply", () => {
       namespace: ns,
       plural: "widgets",
       name: "small",
-    })) as { spec?: { size?: number } };
+    })) as { spec?: { size?: number; color?: string } };
     expect(widget.spec?.size).toBe(3);
+    // The CRD kept its schema extensions: the server defaulted `color` and enforces the CEL rule.
+    expect(widget.spec?.color).toBe("blue");
+    await expect(
+      cluster.apply(
+        [
+          {
+            apiVersion: "testenv.swh.invalid/v1",
+            kind: "Widget",
+            metadata: { name: "big" },
+            spec: { size: 11 },
+          },
+        ],
+        { namespace: ns },
+      ),
+    ).rejects.toThrow(/size must be at most 10/);
     const cm = await cluster.kubeConfig
       .makeApiClient(CoreV1Api)
       .readNamespacedConfigMap({ name: "settings", namespace: ns });
