@@ -32,8 +32,8 @@ try {
   );
   for (const [i, address] of addresses.entries()) {
     const http = createHttpServer((_req, res) => res.end("ok"));
-    const tcpA = createTcpServer((s) => s.end());
-    const tcpB = createTcpServer((s) => s.end());
+    const tcpA = createTcpServer((s) => s.on("error", () => s.destroy()).end());
+    const tcpB = createTcpServer((s) => s.on("error", () => s.destroy()).end());
     for (const [server, port] of [
       [http, 8080],
       [tcpA, 2525],

@@ -44,6 +44,8 @@ export async function startTcpBackend(address: string, port: number): Promise<Ba
     const s = createTcpServer((socket) => {
       sockets.add(socket);
       socket.once("close", () => sockets.delete(socket));
+      // Probers close as soon as they are connected; a reset is normal here, not a crash.
+      socket.on("error", () => socket.destroy());
       socket.end("220 ready\r\n");
     });
     await listen(s, address, port);
