@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig, parseDuration } from "../src/config.js";
+
+describe("parseConfig", () => {
+  it("applies the documented defaults", () => {
+    const result = parseConfig([], { POD_NAMESPACE: "swh-system", POD_NAME: "ctrl-0" });
+    expect(result).toEqual({
+      ok: true,
+      config: {
+        namespace: "swh-system",
+        leaderElect: true,
+        metricsBindAddress: { host: "127.0.0.1", port: 8080 },
+        healthBindAddress: { host: "0.0.0.0", port: 8081 },
+        logLevel: "info",
+        nodeNotReadyGraceMs: 300_000,
+        identity: "ctrl-0",
+      },
+    });
+  });
+
+  it("reads every flag, with = or a separate value", () => {
+    const result = parseConfig(
+      [
+        "--kubeconfig",
+        "/tmp/kc",
+        "--namespace=ops",
+        "--leader-elect=false",
+        "--metrics-bind-address=[::1]:9090",
+        "--health-bind-address",
+        "127.0.0.1:0",
+        "--log-level=debug",
+        "--node-not-ready-grace=90s",
+      ],
+      {},
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      config: {
+        kubeconfig: "/tmp/kc",
+        namespace: "ops",
+        leaderElect: false,
+        metricsBindAddress: { host: "::1", port: 9090 },
+        healthBindAddress: { host: "127.0.0.1", port: 0 },
+        logLevel: "debug",
+        nodeNotReadyGraceMs: 90_000,
+      },
+    });
+  });
+
+  it("answers --version before anything else", () => {
+    expect(parseConfig(["--version"], {})).toEqual({ ok: true, version: true });
+  });
+
+  it.each([
+    [[], "--namespace is required"],
+    [["--namespace=x", "--leader-elect=maybe"], "--leader-elect"],
+    [["--namespace=x", "--metrics-bind-address=8080"], "--metrics-bind-address"],
+    [["--namespace=x", "--log-level=loud"], "log level"],
+    [["--namespace=x", "--node-not-ready-grace=5 minutes"], "--node-not-ready-grace"],
+    [["--namespace=x", "--frobnicate"], "unknown flag --frobnicate"],
+    [["--namespace"], "--namespace needs a value"],
+  ])("rejects %j naming the flag", (argv, message) => {
+    const result = parseConfig(argv, {});
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toContain(message);
+  });
+});
+
+describe("parseDuration", () => {
+  it.each([
+    ["500ms", 500],
+    ["90s", 90_000],
+    ["5m", 300_000],
+    ["1.5h", 5_400_000],
+    ["5", undefined],
+    ["-1s", undefined],
+  ])("%s → %s", (text, ms) => expect(parseDuration(text)).toBe(ms));
+});
