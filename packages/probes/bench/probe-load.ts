@@ -136,6 +136,10 @@ async function runPhase(name: string, targets: readonly Target[]): Promise<Recor
   clearInterval(sampler);
   scheduler.stop();
   lateness.sort((a, b) => a - b);
+  // With --expose-gc: the live heap after a full collection, to tell retained memory from uncollected garbage.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heapAfterGcMB = gc ? Math.round((process.memoryUsage().heapUsed / 2 ** 20) * 10) / 10 : undefined;
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   return {
     phase: name,
@@ -147,6 +151,7 @@ async function runPhase(name: string, targets: readonly Target[]): Promise<Recor
     cpuSystemSeconds: cpu.system / 1e6,
     peakRssMB: Math.round((peakRss / 2 ** 20) * 10) / 10,
     peakHeapTotalMB: Math.round((peakHeapTotal / 2 ** 20) * 10) / 10,
+    heapAfterGcMB,
     latenessMs: {
       p50: round(quantile(lateness, 0.5)),
       p99: round(quantile(lateness, 0.99)),
