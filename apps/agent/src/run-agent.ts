@@ -97,9 +97,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   try {
     if (opts.healthBindAddress) {
       // The health port is reachable by the kubelet; metrics stay on their own (proxied) address.
-      const server = await startOpsServer({
-        host: opts.healthBindAddress.host ?? "0.0.0.0",
-        port: opts.healthBindAddress.port,
+      const server = await listenOps(opts.healthBindAddress, {
         registry: new Registry(),
         ready,
         logger: log,
@@ -108,13 +106,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       ports.health = server.port;
     }
     if (opts.metricsBindAddress) {
-      const server = await startOpsServer({
-        host: opts.metricsBindAddress.host ?? "0.0.0.0",
-        port: opts.metricsBindAddress.port,
-        registry,
-        ready,
-        logger: log,
-      });
+      const server = await listenOps(opts.metricsBindAddress, { registry, ready, logger: log });
       servers.push(server);
       ports.metrics = server.port;
     }
@@ -172,7 +164,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
 
   // Event handlers only enqueue keys; the worker reads current state (level-based).
   for (const event of ["add", "update", "delete"] as const) {
-    informers.pods.on(event, (pod) => {
+    informers.pods.on(event, (pod, old) => {
+      // Kubelets update pod status often; only what the aggregation reads matters.
+      if (event === "update" && old && samePodInfo(pod as V1Pod, old as V1Pod)) return;
       queue.add(TARGETS);
       enqueueNamespace(pod.metadata?.namespace);
     });
@@ -184,7 +178,11 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       const key = swhKeyOf({ namespace: svc.metadata?.namespace ?? "", name: svc.metadata?.name ?? "" });
       if (informers.swhs.get(svc.metadata?.name ?? "", svc.metadata?.namespace)) queue.add(key);
     });
-    informers.nodes.on(event, () => enqueueNamespace(undefined));
+    informers.nodes.on(event, (node, old) => {
+      // Only the zone label of the node reaches the slices.
+      const zone = (n: typeof node | undefined) => n?.metadata?.labels?.[LABEL_TOPOLOGY_ZONE];
+      if (event !== "update" || zone(node) !== zone(old)) enqueueNamespace(undefined);
+    });
     informers.slices.on(event, (slice) => {
       written.observe(slice, event === "delete");
       const name = slice.metadata?.labels?.[LABEL_SERVICE_NAME];
@@ -304,6 +302,32 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   }
   started = true;
   return { registry, ports, ready, stop };
+}
+
+/** True when two versions of a pod look the same to the aggregation. */
+function samePodInfo(a: V1Pod, b: V1Pod): boolean {
+  return JSON.stringify(podInfoFromPod(a)) === JSON.stringify(podInfoFromPod(b));
+}
+
+/**
+ * Starts an ops server on `address`; without a host it listens on every interface: `::` (both families on a
+ * dual-stack kernel), or `0.0.0.0` where IPv6 is disabled.
+ */
+async function listenOps(
+  address: BindAddress,
+  rest: { registry: Registry; ready: () => boolean; logger: Logger },
+): Promise<OpsServer> {
+  if (address.host !== undefined) return startOpsServer({ host: address.host, port: address.port, ...rest });
+  try {
+    return await startOpsServer({ host: "::", port: address.port, ...rest });
+  } catch (err) {
+    if (
+      (err as { code?: string }).code !== "EAFNOSUPPORT" &&
+      (err as { code?: string }).code !== "EADDRNOTAVAIL"
+    )
+      throw err;
+    return startOpsServer({ host: "0.0.0.0", port: address.port, ...rest });
+  }
 }
 
 function modeOf(tracker: ProbeTracker, id: string): "TCP" | "HTTP" | "PostgreSQL" {
