@@ -23,7 +23,8 @@ interface Identities {
   proxyKubeConfig: Awaited<
     ReturnType<Awaited<ReturnType<typeof testCluster>>["serviceAccountKubeConfig"]>
   >["kubeConfig"];
-  resourceAttributes: Record<string, string>;
+  /** kube-rbac-proxy's resource attributes per app, from the chart's ConfigMaps. */
+  resourceAttributes: { controller: Record<string, string>; agent: Record<string, string> };
 }
 
 let ids: Identities;
@@ -42,24 +43,29 @@ beforeAll(async () => {
     ...manifests,
     ...objects.filter((o) => o.metadata.name.startsWith("swh-metrics-") || o.kind === "ConfigMap"),
   ]);
-  const config = find(objects, "ConfigMap", "swh-controller-kube-rbac-proxy");
+  const attributesOf = (app: string) =>
+    parse(find(objects, "ConfigMap", `swh-${app}-kube-rbac-proxy`).data["config.yaml"]).authorization
+      .resourceAttributes;
   const proxy = await cluster.serviceAccountKubeConfig(NAMESPACE, "swh-controller");
   ids = {
     reader: (await cluster.serviceAccountKubeConfig(scrapers, "prometheus")).token,
     stranger: (await cluster.serviceAccountKubeConfig(scrapers, "stranger")).token,
     proxyKubeconfigPath: proxy.kubeconfigPath,
     proxyKubeConfig: proxy.kubeConfig,
-    resourceAttributes: parse(config.data["config.yaml"]).authorization.resourceAttributes,
+    resourceAttributes: { controller: attributesOf("controller"), agent: attributesOf("agent") },
   };
 });
 
 /** What kube-rbac-proxy does per request, made with the proxy's own ServiceAccount: TokenReview, then SubjectAccessReview. */
-async function proxyDecision(token: string): Promise<"unauthenticated" | "denied" | "allowed"> {
+async function proxyDecision(
+  app: "controller" | "agent",
+  token: string,
+): Promise<"unauthenticated" | "denied" | "allowed"> {
   const authn = ids.proxyKubeConfig.makeApiClient(AuthenticationV1Api);
   const review = await authn.createTokenReview({ body: { spec: { token } } });
   if (!review.status?.authenticated || !review.status.user?.username) return "unauthenticated";
   const authz = ids.proxyKubeConfig.makeApiClient(AuthorizationV1Api);
-  const { apiVersion: version, apiGroup: group, ...attributes } = ids.resourceAttributes;
+  const { apiVersion: version, apiGroup: group, ...attributes } = ids.resourceAttributes[app];
   const access = await authz.createSubjectAccessReview({
     body: {
       spec: {
@@ -72,19 +78,22 @@ async function proxyDecision(token: string): Promise<"unauthenticated" | "denied
   return access.status?.allowed ? "allowed" : "denied";
 }
 
-describe("metrics authorization (what kube-rbac-proxy asks the API server, as the app's ServiceAccount)", () => {
-  it("authorizes a ServiceAccount listed in metrics.readers", async () => {
-    expect(await proxyDecision(ids.reader)).toBe("allowed");
-  });
+describe.each(["controller", "agent"] as const)(
+  "metrics authorization of the %s (what kube-rbac-proxy asks the API server, as the app's ServiceAccount)",
+  (app) => {
+    it("authorizes a ServiceAccount listed in metrics.readers", async () => {
+      expect(await proxyDecision(app, ids.reader)).toBe("allowed");
+    });
 
-  it("denies a ServiceAccount without the permission", async () => {
-    expect(await proxyDecision(ids.stranger)).toBe("denied");
-  });
+    it("denies a ServiceAccount without the permission", async () => {
+      expect(await proxyDecision(app, ids.stranger)).toBe("denied");
+    });
 
-  it("does not authenticate a made-up token", async () => {
-    expect(await proxyDecision("not-a-token")).toBe("unauthenticated");
-  });
-});
+    it("does not authenticate a made-up token", async () => {
+      expect(await proxyDecision(app, "not-a-token")).toBe("unauthenticated");
+    });
+  },
+);
 
 // The real proxy in front of a real /metrics endpoint. The Go module proxy reachable here refuses
 // github.com/brancz/kube-rbac-proxy (403), so this runs only where deploy/scripts/build-tools.sh could build it.
@@ -105,7 +114,7 @@ describe.skipIf(kubeRbacProxy === undefined)("kube-rbac-proxy in front of a metr
     const dir = mkdtempSync(join(tmpdir(), "swh-krp-"));
     writeFileSync(
       join(dir, "config.yaml"),
-      `authorization:\n  resourceAttributes: ${JSON.stringify(ids.resourceAttributes)}\n`,
+      `authorization:\n  resourceAttributes: ${JSON.stringify(ids.resourceAttributes.controller)}\n`,
     );
     proxyPort = 20000 + Math.floor(Math.random() * 20000);
     proxy = spawn(
