@@ -53,6 +53,11 @@ export interface ProbeSchedulerOptions<P> {
   random?: () => number;
   /** Aborting it stops the scheduler, like `stop()`. */
   signal?: AbortSignal;
+  /**
+   * Receives an exception thrown by `onTransition`/`onResult` during a scheduled probe. Without it the
+   * exception is rethrown as an uncaught error (a bug must be visible); either way scheduling continues.
+   */
+  onError?: (error: unknown) => void;
 }
 
 interface Entry<P> {
@@ -178,9 +183,13 @@ export class ProbeScheduler<P = unknown> {
     entry.state = nextThresholdState(before, result.ok, entry.target);
     entry.lastResult = result;
     const state = this.state(id) as TargetState;
-    this.#opts.onResult?.(id, result, { scheduledAt: scheduledAt ?? startedAt, startedAt });
-    if (entry.state.passing !== before.passing) this.#opts.onTransition(id, state);
-    this.#pump();
+    try {
+      this.#opts.onResult?.(id, result, { scheduledAt: scheduledAt ?? startedAt, startedAt });
+      if (entry.state.passing !== before.passing) this.#opts.onTransition(id, state);
+    } finally {
+      // A throwing callback must not stall the probes queued behind this one.
+      this.#pump();
+    }
     return state;
   }
 
@@ -208,7 +217,13 @@ export class ProbeScheduler<P = unknown> {
       if (!entry || entry.queuedAt === undefined) continue;
       const scheduledAt = entry.queuedAt;
       entry.queuedAt = undefined;
-      void this.runOnce(id, scheduledAt);
+      this.runOnce(id, scheduledAt).catch((error: unknown) => {
+        if (this.#opts.onError) this.#opts.onError(error);
+        else
+          queueMicrotask(() => {
+            throw error;
+          });
+      });
     }
   }
 }

@@ -169,4 +169,33 @@ describe("ProbeScheduler", () => {
     const state = await scheduler.runOnce("a");
     expect(state).toMatchObject({ passing: false, lastResult: { ok: false, reason: "Error" } });
   });
+
+  it("keeps scheduling when a callback throws and hands the error to onError", async () => {
+    const clock = new ManualClock();
+    const errors: unknown[] = [];
+    let runs = 0;
+    const scheduler = new ProbeScheduler({
+      maxConcurrent: 1,
+      clock,
+      random: () => 0,
+      onError: (e) => errors.push(e),
+      onTransition: () => {
+        throw new Error("consumer bug");
+      },
+      run: async () => {
+        runs++;
+        return clock.now() < 1000 ? pass : fail;
+      },
+    });
+    scheduler.upsert(aTarget("a", { failureThreshold: 1 }));
+    scheduler.upsert(aTarget("b", { failureThreshold: 1 }));
+    await clock.advance(1000);
+    expect(runs).toBe(4);
+    expect(errors.map((e) => (e as Error).message)).toEqual([
+      "consumer bug",
+      "consumer bug",
+      "consumer bug",
+      "consumer bug",
+    ]);
+  });
 });
