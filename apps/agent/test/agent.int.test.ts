@@ -3,12 +3,7 @@
  * ships, probing real HTTP/TCP/PostgreSQL servers bound to pod addresses of the test network namespace. Each test
  * has its own namespace, node, agent and third address octet.
  */
-import {
-  CoordinationV1Api,
-  EventsV1Api,
-  type KubeConfig,
-  type V1EndpointSlice,
-} from "@kubernetes/client-node";
+import { CoordinationV1Api, EventsV1Api, type V1EndpointSlice } from "@kubernetes/client-node";
 import {
   AGENT_LEASE_PREFIX,
   LABEL_MANAGED_BY,
@@ -18,84 +13,13 @@ import {
   POSTGRES_CREDENTIALS_SECRET_TYPE,
   type ProbeSpec,
 } from "@swh/crd-types";
-import {
-  createNode,
-  createPod,
-  markPodTerminating,
-  startPostgres,
-  type TestCluster,
-  testCluster,
-  waitFor,
-} from "@swh/testenv";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  agentKubeConfig,
-  type Backend,
-  clients,
-  INSTALL_NAMESPACE,
-  installAgent,
-  metricValue,
-  published,
-  startAgent,
-  startBackend,
-} from "./support/harness.js";
+import { createNode, createPod, markPodTerminating, startPostgres, waitFor } from "@swh/testenv";
+import { describe, expect, it } from "vitest";
+import { INSTALL_NAMESPACE, metricValue, published } from "./support/harness.js";
+import { agentSuite, http, tcp } from "./support/suite.js";
 
-let cluster: TestCluster;
-let admin: ReturnType<typeof clients>;
-let agentKc: KubeConfig;
-let octet = 20;
-const cleanups: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  cluster = await testCluster();
-  admin = clients(cluster.kubeConfig);
-  await installAgent(cluster);
-  agentKc = (await agentKubeConfig(cluster)).kubeConfig;
-});
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** A namespace, a node and a running agent for it; addresses 10.244.<octet>.x are this test's. */
-async function scenario(prefix: string) {
-  const namespace = await cluster.createNamespace(prefix);
-  const node = `n-${namespace}`;
-  await createNode(cluster.kubeConfig, { name: node, zone: "zone-a" });
-  const net = `10.244.${octet++}`;
-  const agent = await startAgent(agentKc, node);
-  cleanups.push(() => agent.stop());
-  const backend = async (ip: string, port: number): Promise<Backend> => {
-    const b = await startBackend(ip, port);
-    cleanups.push(() => b.close());
-    return b;
-  };
-  const slices = () => admin.slices(namespace);
-  const waitEndpoint = (
-    description: string,
-    swh: string,
-    port: number,
-    address: string,
-    check: (e: NonNullable<ReturnType<typeof published>>) => boolean,
-  ) =>
-    waitFor(`${description} (${swh} ${address}:${port})`, async () => {
-      const e = published(await slices(), swh, port, address);
-      return e && check(e) ? e : undefined;
-    });
-  return { namespace, node, net, agent, backend, slices, waitEndpoint };
-}
-
-const http = (targetPort: number | string, path = "/healthz", extra: Partial<ProbeSpec> = {}): ProbeSpec => ({
-  mode: "HTTP",
-  timeoutSeconds: 1,
-  http: { targetPort, path },
-  ...extra,
-});
-const tcp = (targetPort: number | string): ProbeSpec => ({
-  mode: "TCP",
-  timeoutSeconds: 1,
-  tcp: { targetPort },
-});
+const suite = agentSuite(20);
+const scenario = (prefix: string) => suite.scenario(prefix);
 
 describe("agent", () => {
   it("takes a pod out of the port whose probe fails and keeps it ready on the other port", async () => {
@@ -103,14 +27,14 @@ describe("agent", () => {
     const ip = `${s.net}.5`;
     const web = await s.backend(ip, 8080);
     await s.backend(ip, 9090);
-    await createPod(cluster.kubeConfig, {
+    await createPod(suite.cluster.kubeConfig, {
       name: "web-0",
       namespace: s.namespace,
       node: s.node,
       ips: [ip],
       labels: { app: "web" },
     });
-    await admin.createSwh(s.namespace, "web", {
+    await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "web" },
       ports: [
         { name: "http", port: 80, targetPort: 8080 },
@@ -127,7 +51,7 @@ describe("agent", () => {
     expect(failing).toMatchObject({ serving: false, reason: "HTTPStatus" });
     expect(published(await s.slices(), "web", 9090, ip)).toMatchObject({ ready: true, serving: true });
 
-    const events = await cluster.kubeConfig
+    const events = await suite.cluster.kubeConfig
       .makeApiClient(EventsV1Api)
       .listNamespacedEvent({ namespace: s.namespace });
     expect(events.items.map((e) => e.reason)).toContain("EndpointNotReady");
@@ -141,7 +65,7 @@ describe("agent", () => {
     const ip = `${s.net}.5`;
     const b = await s.backend(ip, 8080);
     b.status.set("/strict", 500);
-    await createPod(cluster.kubeConfig, {
+    await createPod(suite.cluster.kubeConfig, {
       name: "p",
       namespace: s.namespace,
       node: s.node,
@@ -153,8 +77,8 @@ describe("agent", () => {
       ports: [{ name: "http", port: 80, targetPort: 8080 }],
       healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [probe] },
     });
-    await admin.createSwh(s.namespace, "strict", spec(http(8080, "/strict")));
-    await admin.createSwh(s.namespace, "lenient", spec(tcp(8080)));
+    await suite.admin.createSwh(s.namespace, "strict", spec(http(8080, "/strict")));
+    await suite.admin.createSwh(s.namespace, "lenient", spec(tcp(8080)));
     await s.waitEndpoint("kept by lenient", "lenient", 8080, ip, (e) => e.ready);
     const strict = await s.waitEndpoint(
       "probed by strict",
@@ -171,14 +95,14 @@ describe("agent", () => {
     const ip = `${s.net}.5`;
     const b = await s.backend(ip, 8080);
     b.status.set("/deep", 503);
-    await createPod(cluster.kubeConfig, {
+    await createPod(suite.cluster.kubeConfig, {
       name: "p",
       namespace: s.namespace,
       node: s.node,
       ips: [ip],
       labels: { app: "x" },
     });
-    await admin.createSwh(s.namespace, "web", {
+    await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
       ports: [{ name: "http", port: 80, targetPort: 8080 }],
       healthcheck: {
@@ -204,7 +128,7 @@ describe("agent", () => {
     const s = await scenario("thresholds");
     const ip = `${s.net}.5`;
     const b = await s.backend(ip, 8080);
-    await createPod(cluster.kubeConfig, {
+    await createPod(suite.cluster.kubeConfig, {
       name: "p",
       namespace: s.namespace,
       node: s.node,
@@ -212,7 +136,7 @@ describe("agent", () => {
       labels: { app: "x" },
     });
     const podStart = Date.now();
-    await admin.createSwh(s.namespace, "web", {
+    await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
       ports: [{ name: "http", port: 80, targetPort: 8080 }],
       healthcheck: {
@@ -241,20 +165,20 @@ describe("agent", () => {
     const s = await scenario("terminating");
     const ip = `${s.net}.5`;
     const b = await s.backend(ip, 8080);
-    await createPod(cluster.kubeConfig, {
+    await createPod(suite.cluster.kubeConfig, {
       name: "p",
       namespace: s.namespace,
       node: s.node,
       ips: [ip],
       labels: { app: "x" },
     });
-    await admin.createSwh(s.namespace, "web", {
+    await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
       ports: [{ name: "http", port: 80, targetPort: 8080 }],
       healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [http(8080)] },
     });
     await s.waitEndpoint("ready", "web", 8080, ip, (e) => e.ready);
-    await markPodTerminating(cluster.kubeConfig, s.namespace, "p");
+    await markPodTerminating(suite.cluster.kubeConfig, s.namespace, "p");
     const terminating = await s.waitEndpoint("terminating", "web", 8080, ip, (e) => e.terminating);
     expect(terminating).toMatchObject({ ready: false, serving: true });
     b.status.set("/healthz", 503);
@@ -266,7 +190,7 @@ describe("agent", () => {
     const [a, b] = [`${s.net}.5`, `${s.net}.6`];
     await s.backend(a, 8080);
     await s.backend(b, 8081);
-    await createPod(cluster.kubeConfig, {
+    await createPod(suite.cluster.kubeConfig, {
       name: "a",
       namespace: s.namespace,
       node: s.node,
@@ -274,7 +198,7 @@ describe("agent", () => {
       labels: { app: "x" },
       containerPorts: [{ name: "web", containerPort: 8080 }],
     });
-    await createPod(cluster.kubeConfig, {
+    await createPod(suite.cluster.kubeConfig, {
       name: "b",
       namespace: s.namespace,
       node: s.node,
@@ -282,7 +206,7 @@ describe("agent", () => {
       labels: { app: "x" },
       containerPorts: [{ name: "web", containerPort: 8081 }],
     });
-    await admin.createSwh(s.namespace, "web", {
+    await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
       ports: [{ name: "http", port: 80, targetPort: "web" }],
       healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [http("web")] },
@@ -296,15 +220,15 @@ describe("agent", () => {
     const s = await scenario("pg");
     const ip = `${s.net}.5`;
     const pg = await startPostgres({ host: ip, users: [{ name: "probe", password: "probe-pw" }] });
-    cleanups.push(() => pg.stop());
-    await createPod(cluster.kubeConfig, {
+    suite.cleanup(() => pg.stop());
+    await createPod(suite.cluster.kubeConfig, {
       name: "db",
       namespace: s.namespace,
       node: s.node,
       ips: [ip],
       labels: { app: "db" },
     });
-    await admin.createSwh(s.namespace, "db", {
+    await suite.admin.createSwh(s.namespace, "db", {
       selector: { app: "db" },
       ports: [{ name: "pg", port: 5432, targetPort: 5432 }],
       healthcheck: {
@@ -328,7 +252,7 @@ describe("agent", () => {
     );
     expect(missing.ready).toBe(false);
 
-    await admin.core.createNamespacedSecret({
+    await suite.admin.core.createNamespacedSecret({
       namespace: s.namespace,
       body: {
         metadata: { name: "pg-creds" },
@@ -338,7 +262,7 @@ describe("agent", () => {
     });
     await s.waitEndpoint("ready with credentials", "db", 5432, ip, (e) => e.ready);
 
-    await admin.core.deleteNamespacedSecret({ namespace: s.namespace, name: "pg-creds" });
+    await suite.admin.core.deleteNamespacedSecret({ namespace: s.namespace, name: "pg-creds" });
     await s.waitEndpoint(
       "withdrawn when the Secret goes",
       "db",
@@ -354,22 +278,22 @@ describe("agent", () => {
     await s.backend(mine, 8080);
     await s.backend(theirs, 8080);
     const other = `${s.node}-other`;
-    await createNode(cluster.kubeConfig, { name: other });
-    await createPod(cluster.kubeConfig, {
+    await createNode(suite.cluster.kubeConfig, { name: other });
+    await createPod(suite.cluster.kubeConfig, {
       name: "mine",
       namespace: s.namespace,
       node: s.node,
       ips: [mine],
       labels: { app: "x" },
     });
-    await createPod(cluster.kubeConfig, {
+    await createPod(suite.cluster.kubeConfig, {
       name: "theirs",
       namespace: s.namespace,
       node: other,
       ips: [theirs],
       labels: { app: "x" },
     });
-    await admin.createSwh(s.namespace, "web", {
+    await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
       ports: [{ name: "http", port: 80, targetPort: 8080 }],
       healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [tcp(8080)] },
@@ -384,17 +308,17 @@ describe("agent", () => {
       ports: [{ name: "http", port: 8080, protocol: "TCP" }],
       endpoints: [{ addresses: [theirs], conditions: { ready: false }, nodeName: other }],
     };
-    const created = await admin.discovery.createNamespacedEndpointSlice({
+    const created = await suite.admin.discovery.createNamespacedEndpointSlice({
       namespace: s.namespace,
       body: foreign,
     });
     await s.waitEndpoint("own pod ready", "web", 8080, mine, (e) => e.ready);
     const after = (await s.slices()).find((x) => x.metadata?.name === "web-other-node");
     expect(after?.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
-    const own = await admin.slices(s.namespace, s.node);
+    const own = await suite.admin.slices(s.namespace, s.node);
     expect(own.flatMap((x) => x.endpoints ?? []).flatMap((e) => e.addresses)).toEqual([mine]);
 
-    const leases = cluster.kubeConfig.makeApiClient(CoordinationV1Api);
+    const leases = suite.cluster.kubeConfig.makeApiClient(CoordinationV1Api);
     const lease = await waitFor("heartbeat lease", async () =>
       leases
         .readNamespacedLease({ namespace: INSTALL_NAMESPACE, name: `${AGENT_LEASE_PREFIX}${s.node}` })
@@ -409,36 +333,5 @@ describe("agent", () => {
       return again.metadata?.resourceVersion !== lease.metadata?.resourceVersion;
     });
     expect(await metricValue(s.agent.registry, "swh_slice_writes_total", { result: "error" })).toBe(0);
-  });
-
-  it("serves /healthz, /readyz and the documented metrics", async () => {
-    const s = await scenario("ops");
-    const ip = `${s.net}.5`;
-    await s.backend(ip, 8080);
-    await createPod(cluster.kubeConfig, {
-      name: "p",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [ip],
-      labels: { app: "x" },
-    });
-    await admin.createSwh(s.namespace, "web", {
-      selector: { app: "x" },
-      ports: [{ name: "http", port: 80, targetPort: 8080 }],
-      healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [tcp(8080)] },
-    });
-    await s.waitEndpoint("ready", "web", 8080, ip, (e) => e.ready);
-    const base = `http://127.0.0.1:${s.agent.ports.metrics}`;
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    expect((await fetch(`${base}/readyz`)).status).toBe(200);
-    const text = await (await fetch(`${base}/metrics`)).text();
-    expect(text).toContain('swh_probe_results_total{mode="tcp",result="success"}');
-    expect(text).toContain(`swh_endpoints{namespace="${s.namespace}",service="web",state="ready"} 1`);
-    expect(text).toMatch(/swh_slice_writes_total\{action="create",result="success"\} [1-9]/);
-    expect(text).toContain("swh_probe_duration_seconds_bucket");
-    expect(text).toContain("swh_probe_targets 1");
-    expect(text).toContain('swh_build_info{component="agent"');
-    await s.agent.stop();
-    expect(s.agent.ready()).toBe(false);
   });
 });
