@@ -228,6 +228,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
         probe: probeBySpec,
         secret: (namespace, name) => informers.secrets.get(name, namespace),
       }),
+    // A throwing callback is a bug in this file: keep probing, and make it visible.
+    onError: (err) => log.error("probe result handling failed", { err }),
     onTransition: (id, state) => log.debug("probe target changed", { target: id, passing: state.passing }),
     onResult: (id, result) => {
       const mode = probeModeLabel(modeOf(tracker, id));
