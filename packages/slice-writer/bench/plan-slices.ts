@@ -7,7 +7,7 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import { aggregateEndpoints, type PodInfo, planProbeTargets, type SwhInput } from "@swh/aggregation";
 import type { DefaultedProbeSpec } from "@swh/crd-types";
-import { planSlices, type SlicePlan } from "../dist/index.js";
+import { planSlices, type SlicePlan } from "@swh/slice-writer";
 
 const RUNS = 15;
 
