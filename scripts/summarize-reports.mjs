@@ -1,26 +1,42 @@
-// Sums vitest JSON reports (`packages/*/.reports/*.json`, `apps/*/.reports/*.json`) and prints one plain
-// line `N passed, N failed`. Exits 1 when a test failed, a suite failed to load, or no test ran at all.
+// Sums the vitest JSON reports of every workspace package (`<pkg>/.reports/{unit,integration}.json`) and prints one
+// plain line `N passed, N failed`. A suite that should have reported but did not (it crashed, its globalSetup
+// failed, or turbo never ran it) counts as one failure, and so does a report that says it did not succeed without
+// naming a failed test (e.g. an unhandled error). Exits 1 when anything failed or no test ran at all.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
+const expected = { test: "unit.json", "test:integration": "integration.json" };
 let passed = 0;
 let failed = 0;
-let brokenSuites = 0;
-for (const group of ["packages", "apps"]) {
-  for (const pkg of readdirSync(join(root, group))) {
-    const dir = join(root, group, pkg, ".reports");
-    if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir).filter((f) => f.endsWith(".json"))) {
-      const report = JSON.parse(readFileSync(join(dir, file), "utf8"));
-      passed += report.numPassedTests ?? 0;
-      failed += report.numFailedTests ?? 0;
-      brokenSuites += (report.testResults ?? []).filter(
-        (r) => r.status === "failed" && (r.assertionResults ?? []).length === 0,
-      ).length;
+const problems = [];
+for (const dir of workspaceDirs()) {
+  const scripts = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).scripts ?? {};
+  for (const [script, file] of Object.entries(expected)) {
+    if (!scripts[script]) continue;
+    const path = join(dir, ".reports", file);
+    if (!existsSync(path)) {
+      failed += 1;
+      problems.push(`${dir.slice(root.length)}: \`${script}\` left no report`);
+      continue;
+    }
+    const report = JSON.parse(readFileSync(path, "utf8"));
+    passed += report.numPassedTests ?? 0;
+    failed += report.numFailedTests ?? 0;
+    if (report.success === false && (report.numFailedTests ?? 0) === 0) {
+      failed += 1;
+      problems.push(`${dir.slice(root.length)}: \`${script}\` did not succeed (suite or unhandled error)`);
     }
   }
 }
-failed += brokenSuites;
+for (const p of problems) console.error(p);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
+
+function workspaceDirs() {
+  const dirs = [join(root, "deploy")];
+  for (const group of ["packages", "apps"]) {
+    for (const name of readdirSync(join(root, group))) dirs.push(join(root, group, name));
+  }
+  return dirs.filter((d) => existsSync(join(d, "package.json")));
+}
