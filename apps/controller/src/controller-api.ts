@@ -18,8 +18,8 @@ export interface ControllerApi {
   createService(service: V1Service): Promise<V1Service>;
   /** Replaces the Service; `service.metadata.resourceVersion` makes it fail with 409 when the cache was stale. */
   replaceService(service: V1Service): Promise<V1Service>;
-  /** Merge-patches `status` of the SWH through the status subresource. */
-  patchStatus(namespace: string, name: string, statusPatch: unknown): Promise<void>;
+  /** Merge-patches `status` of the SWH through the status subresource; resolves with the new resourceVersion. */
+  patchStatus(namespace: string, name: string, statusPatch: unknown): Promise<string | undefined>;
   /** Deletes an EndpointSlice; a slice already gone counts as deleted. */
   deleteSlice(namespace: string, name: string, uid?: string): Promise<void>;
 }
@@ -70,7 +70,7 @@ export function createControllerApi(kubeConfig: KubeConfig): ControllerApi {
         fieldManager: FIELD_MANAGER_CONTROLLER,
       }),
     patchStatus: async (namespace, name, statusPatch) => {
-      await custom.patchNamespacedCustomObjectStatus(
+      const updated = await custom.patchNamespacedCustomObjectStatus(
         {
           group: GROUP,
           version: VERSION,
@@ -82,6 +82,7 @@ export function createControllerApi(kubeConfig: KubeConfig): ControllerApi {
         },
         mergePatch,
       );
+      return (updated as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
     },
     deleteSlice: async (namespace, name, uid) => {
       try {

@@ -40,12 +40,27 @@ export interface SwhReconcileDeps {
   logger: Logger;
   now(): Date;
   /**
-   * The status this controller last wrote per SWH key, with the resourceVersion it was computed from. Until the
-   * informer delivers the object after our patch, its cached status is older than the truth; comparing against
-   * what we wrote avoids a second identical patch and duplicate Events.
+   * The status this controller last wrote per SWH key (see `WrittenStatus`): until the informer delivers the
+   * object our patch produced, its cached status is older than the truth; comparing against what we wrote avoids
+   * a second identical patch and duplicate Events.
    */
-  writtenStatus: Map<string, { fromResourceVersion: string | undefined; status: ControllerStatus }>;
+  writtenStatus: Map<string, WrittenStatus>;
 }
+
+/**
+ * A status this controller wrote: the SWH uid, the resourceVersion the patch produced and when. It stands for the
+ * stored status while the informer has not yet delivered that resourceVersion (we are the only status writer),
+ * for at most `WRITTEN_STATUS_TTL_MS` so a re-list that skipped our version cannot pin it.
+ */
+export interface WrittenStatus {
+  uid: string | undefined;
+  resourceVersion: string | undefined;
+  at: number;
+  status: ControllerStatus;
+}
+
+/** How long a written status may stand in for the informer's copy. */
+export const WRITTEN_STATUS_TTL_MS = 30_000;
 
 /** How soon a key is looked at again after a 409 (the informer usually catches up within milliseconds). */
 export const CONFLICT_REQUEUE_MS = 500;
@@ -135,14 +150,18 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
     (endpoints?.total ?? 0) - (endpoints?.ready ?? 0),
   );
 
+  const nowMs = deps.now().getTime();
   const written = deps.writtenStatus.get(key);
-  const previous =
-    written !== undefined && written.fromResourceVersion === swh.metadata.resourceVersion
-      ? written.status
-      : (swh.status as ControllerStatus | undefined);
+  const pending =
+    written !== undefined &&
+    written.uid === swh.metadata.uid &&
+    written.resourceVersion !== swh.metadata.resourceVersion &&
+    nowMs - written.at < WRITTEN_STATUS_TTL_MS;
+  if (!pending) deps.writtenStatus.delete(key);
+  const previous = pending ? written.status : (swh.status as ControllerStatus | undefined);
   if (!sameStatus(previous, status)) {
-    await deps.api.patchStatus(namespace, name, mergePatch(previous ?? {}, status));
-    deps.writtenStatus.set(key, { fromResourceVersion: swh.metadata.resourceVersion, status });
+    const resourceVersion = await deps.api.patchStatus(namespace, name, mergePatch(previous ?? {}, status));
+    deps.writtenStatus.set(key, { uid: swh.metadata.uid, resourceVersion, at: nowMs, status });
     for (const change of conditionChanges(previous?.conditions, status.conditions ?? [])) {
       if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough
       const type = change.to === "True" ? "Normal" : "Warning";

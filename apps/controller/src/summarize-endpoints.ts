@@ -114,17 +114,22 @@ export function summarizeEndpoints(
     return status;
   });
 
-  const entries = [...pods.values()];
-  const isReady = (e: PodEntry) => !e.terminating && [...e.ports.values()].every((p) => p.ready);
-  const terminating = entries.filter((e) => e.terminating).length;
-  const ready = entries.filter(isReady).length;
+  const entries = [...pods.values()].map((e) => ({
+    e,
+    ready: !e.terminating && [...e.ports.values()].every((p) => p.ready),
+  }));
+  const terminating = entries.filter(({ e }) => e.terminating).length;
+  const ready = entries.filter((x) => x.ready).length;
+  // Plain code-unit order (not localeCompare): deterministic across locales and fast on large lists.
   const listed = entries
     .sort(
       (a, b) =>
-        Number(isReady(a)) - Number(isReady(b)) || a.pod.localeCompare(b.pod) || compareAddresses(a, b),
+        Number(a.ready) - Number(b.ready) ||
+        compareText(a.e.pod, b.e.pod) ||
+        compareText(a.e.addresses[0] ?? "", b.e.addresses[0] ?? ""),
     )
     .slice(0, Math.max(0, maxListed))
-    .map(toEndpointStatus);
+    .map(({ e }) => toEndpointStatus(e));
 
   return {
     ports: portStatuses,
@@ -141,20 +146,20 @@ export function summarizeEndpoints(
   };
 }
 
-function compareAddresses(a: PodEntry, b: PodEntry): number {
-  return (a.addresses[0] ?? "").localeCompare(b.addresses[0] ?? "");
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function toEndpointStatus(entry: PodEntry): EndpointStatus {
   const addresses = [...entry.addresses].sort(
-    (x, y) => Number(x.includes(":")) - Number(y.includes(":")) || x.localeCompare(y),
+    (x, y) => Number(x.includes(":")) - Number(y.includes(":")) || compareText(x, y),
   );
   return {
     pod: entry.pod,
     node: entry.node,
     address: addresses[0] ?? "",
     ports: [...entry.ports.values()].sort(
-      (a, b) => (a.name ?? "").localeCompare(b.name ?? "") || a.port - b.port,
+      (a, b) => compareText(a.name ?? "", b.name ?? "") || a.port - b.port,
     ),
   };
 }

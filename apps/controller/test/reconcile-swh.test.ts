@@ -21,6 +21,7 @@ function fakeApi(fail?: { code: number; message: string }) {
     replaceService: (s) => answer("replaceService", s, s),
     patchStatus: async (ns, name, patch) => {
       calls.push({ op: "patchStatus", arg: { ns, name, patch } });
+      return "8";
     },
     deleteSlice: async (ns, name) => {
       calls.push({ op: "deleteSlice", arg: { ns, name } });
