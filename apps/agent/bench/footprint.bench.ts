@@ -100,13 +100,20 @@ it("agent footprint", { timeout: 900_000 }, async () => {
         ),
       };
     };
+    const started = performance.now();
     await waitFor(
       "all endpoints ready",
-      async () => (await metrics().catch(() => undefined))?.ready === PODS * 3,
-      {
-        timeoutMs: 180_000,
-        intervalMs: 1000,
+      async () => {
+        const m = await metrics().catch(() => undefined);
+        if (m) {
+          const t = ((performance.now() - started) / 1000).toFixed(0);
+          console.log(
+            `converging t=${t}s rss=${m.rssMB.toFixed(1)}MB heapTotal=${m.heapTotalMB.toFixed(1)}MB ready=${m.ready}`,
+          );
+        }
+        return m?.ready === PODS * 3;
       },
+      { timeoutMs: 180_000, intervalMs: 2000 },
     );
     const start = await metrics();
     const t0 = performance.now();
