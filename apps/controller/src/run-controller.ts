@@ -189,10 +189,12 @@ export function runController(opts: ControllerOptions): RunningController {
         queue: WorkQueue<K>,
         fn: (key: K) => Promise<WorkResult>,
         concurrency: number,
+        timed: boolean,
       ) =>
         queue.run(
           async (key) => {
-            const end = metrics.reconcileDuration.startTimer();
+            // swh_reconcile_duration_seconds is about SWHs (deploy/METRICS.md); errors count both queues.
+            const end = timed ? metrics.reconcileDuration.startTimer() : () => 0;
             try {
               return await fn(key);
             } catch (err) {
@@ -222,6 +224,7 @@ export function runController(opts: ControllerOptions): RunningController {
               writtenStatus,
             }),
           2,
+          true,
         ),
         work(
           nodeQueue,
@@ -239,6 +242,7 @@ export function runController(opts: ControllerOptions): RunningController {
               notReadyGraceMs: opts.nodeNotReadyGraceMs,
             }),
           1,
+          false,
         ),
       ]);
     };

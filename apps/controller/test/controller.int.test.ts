@@ -289,6 +289,27 @@ describe("child Service", () => {
     );
   });
 
+  it("reports a cluster IP change as immutable instead of writing", async () => {
+    const ns = await cluster.createNamespace("clusterip");
+    await admin.createSwh(ns, "web", { ports: [{ port: 80 }] });
+    const svc = await waitForService(ns, "web");
+    await waitForCondition(ns, "web", CONDITION_TYPES.serviceReady, "True");
+    const other = svc.spec?.clusterIP === "10.96.250.250" ? "10.96.250.251" : "10.96.250.250";
+    await admin.patchSwh(ns, "web", { spec: { clusterIP: other } });
+    const swh = await waitForCondition(
+      ns,
+      "web",
+      CONDITION_TYPES.serviceReady,
+      "False",
+      "ClusterIPImmutable",
+    );
+    expect(condition(swh, CONDITION_TYPES.serviceReady)?.message).toContain(svc.spec?.clusterIP ?? "?");
+    expect((await admin.getService(ns, "web"))?.metadata?.resourceVersion).toBe(
+      svc.metadata?.resourceVersion,
+    );
+    expect(swh.status?.clusterIP).toBe(svc.spec?.clusterIP);
+  });
+
   it("is removed with its slices by the garbage collector when the SWH is deleted", async () => {
     const ns = await cluster.createNamespace("gc");
     const swh = await admin.createSwh(ns, "web", { ports: [{ name: "http", port: 80 }] });

@@ -5,7 +5,7 @@
  * releases the Lease.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CoordinationV1Api } from "@kubernetes/client-node";
@@ -17,6 +17,9 @@ import { controllerIdentity, INSTALL_NAMESPACE, installController } from "./supp
 import { clients } from "./support/objects.js";
 
 const BUNDLE = new URL("../dist/main.mjs", import.meta.url).pathname;
+const { version: VERSION } = JSON.parse(
+  readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+) as { version: string };
 
 interface Replica {
   name: string;
@@ -69,6 +72,17 @@ async function startReplica(name: string): Promise<Replica> {
   return replica;
 }
 
+/** Port of a replica's ops server ("metrics" or "health"), read from its JSON log. */
+function opsPort(r: Replica, server: "metrics" | "health"): number | undefined {
+  for (const line of r.output.join("").split("\n")) {
+    if (!line.includes('"ops server listening"') || !line.includes(`"server":"${server}"`)) continue;
+    return (JSON.parse(line) as { port: number }).port;
+  }
+  return undefined;
+}
+const scrape = async (r: Replica) =>
+  (await fetch(`http://127.0.0.1:${opsPort(r, "metrics")}/metrics`)).text();
+
 const holder = async () => {
   const lease = await cluster.kubeConfig
     .makeApiClient(CoordinationV1Api)
@@ -88,6 +102,17 @@ describe("leader election", () => {
     await waitFor("controller-b synced and campaigning", () =>
       b.proxy.requests.some((r) => r.path.includes(`/leases/${CONTROLLER_LEADER_LEASE}`)),
     );
+
+    const bMetrics = await waitFor("controller-b serves /readyz", async () => {
+      const port = opsPort(b, "health");
+      return port !== undefined && (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200
+        ? scrape(b)
+        : undefined;
+    });
+    expect(bMetrics).toMatch(/^swh_leader 0$/m);
+    const aMetrics = await scrape(a);
+    expect(aMetrics).toMatch(/^swh_leader 1$/m);
+    expect(aMetrics).toContain(`swh_build_info{component="controller",version="${VERSION}"} 1`);
 
     const ns = await cluster.createNamespace("leader");
     await admin.createSwh(ns, "first", { ports: [{ port: 80 }] });
