@@ -9,7 +9,7 @@ WORKDIR /src
 ENV COREPACK_ENABLE_DOWNLOAD_PROMPT=0
 RUN corepack enable
 COPY . .
-RUN pnpm install --frozen-lockfile && pnpm --filter @swh/agent build
+RUN pnpm install --frozen-lockfile --filter "@swh/agent..." && pnpm --filter @swh/agent build
 
 # --- runtime: Node 24 and the bundle, nothing else (no shell, no package manager, no node_modules)
 FROM gcr.io/distroless/nodejs24-debian12:nonroot
