@@ -1,4 +1,7 @@
-/** The clock the scheduler runs on, injected so tests can drive time; `systemClock` is the real one. */
+/**
+ * The clock the scheduler and the probe deadlines run on, injected so tests can drive time; `systemClock` is the
+ * real one.
+ */
 
 /** An opaque timer handle. */
 export type TimerHandle = unknown;

@@ -1,26 +1,55 @@
 /**
- * SPEC §8: every hostile target ends within its timeout with a reason. The vitest timeout bounds "ends"; the
- * assertions check that the call returned and why.
+ * SPEC §8: every hostile target ends within its timeout with a reason. The assertions check that the call
+ * returned and why.
+ *
+ * No outcome here depends on how fast a loaded machine runs: where the expected outcome is a protocol verdict,
+ * the deadline is far beyond what the exchange needs (a regression still shows as a `Timeout` where another
+ * reason was expected); where the expected outcome is a `Timeout` in a named phase, the deadline runs on a manual
+ * clock that the test advances only after the server has seen the probe reach that phase.
  */
 import { randomBytes } from "node:crypto";
+import type { Socket } from "node:net";
+import { waitFor } from "@swh/testenv";
 import { describe, expect, it } from "vitest";
 import { probeHttp } from "../src/index.js";
+import { ManualClock } from "./helpers/manual-clock.js";
 import { flood, startTcpServer, trickle } from "./helpers/servers.js";
 
 const HOST = "127.0.0.1";
-const opts = { timeoutMs: 400 };
+/** For protocol verdicts: a deadline no exchange on loopback needs, however loaded the machine. */
+const generous = { timeoutMs: 10_000 };
+const DEADLINE_MS = 400;
+
+/** A server that records every byte it receives and otherwise does what `then` scripts. */
+async function recordingServer(then: (socket: Socket) => void = () => {}) {
+  const received: Buffer[] = [];
+  const server = await startTcpServer(HOST, (socket) => {
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    then(socket);
+  });
+  return { ...server, received: () => Buffer.concat(received) };
+}
 
 describe("hostile HTTP targets", () => {
   it("a server that accepts but never answers → Timeout while waiting for headers", async () => {
-    const server = await startTcpServer(HOST);
-    const result = await probeHttp({ host: HOST, port: server.port }, {}, opts);
+    const server = await recordingServer();
+    const clock = new ManualClock();
+    const probe = probeHttp({ host: HOST, port: server.port }, {}, { timeoutMs: DEADLINE_MS, clock });
+    // The request reached the server, so the probe is waiting for the answer; now let the deadline pass.
+    await waitFor("the request at the server", () => server.received().includes("\r\n\r\n"));
+    await clock.advance(DEADLINE_MS);
+    const result = await probe;
     expect(result).toMatchObject({ ok: false, reason: "Timeout" });
-    expect(result.message).toContain("waiting for response headers");
+    expect(result.message).toBe(`timed out after ${DEADLINE_MS} ms while waiting for response headers`);
   });
 
-  it("headers at one byte per interval → Timeout", async () => {
-    const server = await startTcpServer(HOST, (socket) => trickle(socket, "H", 100));
-    const result = await probeHttp({ host: HOST, port: server.port }, {}, opts);
+  it("headers at one byte per interval → Timeout (trickling does not extend the deadline)", async () => {
+    // Real time on both sides: a deadline that restarted on every byte would never end and fail the test.
+    const server = await startTcpServer(HOST, (socket) => {
+      socket.write("HTTP/1.1 200 OK\r\nX-Slow: ");
+      trickle(socket, "a", 50);
+    });
+    const result = await probeHttp({ host: HOST, port: server.port }, {}, { timeoutMs: DEADLINE_MS });
     expect(result).toMatchObject({ ok: false, reason: "Timeout" });
   });
 
@@ -32,7 +61,7 @@ describe("hostile HTTP targets", () => {
         Buffer.from("X-Filler: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n"),
       );
     });
-    const result = await probeHttp({ host: HOST, port: server.port }, {}, opts);
+    const result = await probeHttp({ host: HOST, port: server.port }, {}, generous);
     expect(result).toMatchObject({ ok: false, reason: "ProtocolError" });
     expect(result.message).toContain("larger than");
   });
@@ -42,24 +71,34 @@ describe("hostile HTTP targets", () => {
       socket.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
       flood(socket, Buffer.from(`400\r\n${"b".repeat(0x400)}\r\n`));
     });
-    expect(await probeHttp({ host: HOST, port: server.port }, {}, opts)).toMatchObject({ ok: true });
+    expect(await probeHttp({ host: HOST, port: server.port }, {}, generous)).toMatchObject({ ok: true });
   });
 
   it("a body trickling forever → Timeout while reading the body", async () => {
-    const server = await startTcpServer(HOST, (socket) => {
-      socket.write("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n");
-      trickle(socket, "b", 50);
-    });
-    const result = await probeHttp({ host: HOST, port: server.port }, {}, opts);
+    let bodyBytesSent = 0;
+    const server = await startTcpServer(HOST, (socket) =>
+      socket.once("data", () => {
+        socket.write("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n");
+        const timer = setInterval(() => socket.write("b", () => bodyBytesSent++), 5);
+        socket.on("close", () => clearInterval(timer));
+      }),
+    );
+    const clock = new ManualClock();
+    const probe = probeHttp({ host: HOST, port: server.port }, {}, { timeoutMs: DEADLINE_MS, clock });
+    // Body bytes written over several event-loop turns after the head: each turn reads every ready socket, so
+    // the probe has read the head by now and is in the body phase.
+    await waitFor("body bytes sent after the head", () => bodyBytesSent >= 5, { intervalMs: 5 });
+    await clock.advance(DEADLINE_MS);
+    const result = await probe;
     expect(result).toMatchObject({ ok: false, reason: "Timeout" });
-    expect(result.message).toContain("body");
+    expect(result.message).toBe(`timed out after ${DEADLINE_MS} ms while reading the response body`);
   });
 
   it("a connection reset → ConnectionReset", async () => {
     const server = await startTcpServer(HOST, (socket) =>
       socket.once("data", () => socket.resetAndDestroy()),
     );
-    expect(await probeHttp({ host: HOST, port: server.port }, {}, opts)).toMatchObject({
+    expect(await probeHttp({ host: HOST, port: server.port }, {}, generous)).toMatchObject({
       ok: false,
       reason: "ConnectionReset",
     });
@@ -67,7 +106,7 @@ describe("hostile HTTP targets", () => {
 
   it("a close before any response → ConnectionReset", async () => {
     const server = await startTcpServer(HOST, (socket) => socket.once("data", () => socket.end()));
-    expect(await probeHttp({ host: HOST, port: server.port }, {}, opts)).toMatchObject({
+    expect(await probeHttp({ host: HOST, port: server.port }, {}, generous)).toMatchObject({
       ok: false,
       reason: "ConnectionReset",
     });
@@ -77,7 +116,7 @@ describe("hostile HTTP targets", () => {
     const server = await startTcpServer(HOST, (socket) =>
       socket.once("data", () => socket.write("SSH-2.0-OpenSSH_9.6\r\n")),
     );
-    expect(await probeHttp({ host: HOST, port: server.port }, {}, opts)).toMatchObject({
+    expect(await probeHttp({ host: HOST, port: server.port }, {}, generous)).toMatchObject({
       ok: false,
       reason: "ProtocolError",
     });
@@ -90,18 +129,23 @@ describe("hostile HTTP targets", () => {
     const result = await probeHttp(
       { host: HOST, port: server.port },
       { scheme: "HTTPS", insecureSkipTLSVerify: true },
-      opts,
+      generous,
     );
     expect(result).toMatchObject({ ok: false, reason: "TLSError" });
   });
 
   it("a TLS server that never finishes the handshake → Timeout in the TLS handshake", async () => {
-    const server = await startTcpServer(HOST);
-    const result = await probeHttp(
+    const server = await recordingServer();
+    const clock = new ManualClock();
+    const probe = probeHttp(
       { host: HOST, port: server.port },
       { scheme: "HTTPS", insecureSkipTLSVerify: true },
-      opts,
+      { timeoutMs: DEADLINE_MS, clock },
     );
+    // The ClientHello reached the server: the handshake has begun and will never finish.
+    await waitFor("the ClientHello at the server", () => server.received().length > 0);
+    await clock.advance(DEADLINE_MS);
+    const result = await probe;
     expect(result).toMatchObject({ ok: false, reason: "Timeout" });
     expect(result.message).toContain("TLS handshake");
   });

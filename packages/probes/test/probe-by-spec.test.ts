@@ -9,7 +9,7 @@ describe("probeBySpec", () => {
     const server = await startTcpServer(HOST);
     const result = await probeBySpec(
       { host: HOST, port: server.port },
-      { mode: "TCP", tcp: { targetPort: "db" } },
+      { mode: "TCP", timeoutSeconds: 10, tcp: { targetPort: "db" } },
     );
     expect(result).toMatchObject({ ok: true });
   });
@@ -23,7 +23,7 @@ describe("probeBySpec", () => {
       { host: HOST, port: server.port },
       {
         mode: "HTTP",
-        timeoutSeconds: 2,
+        timeoutSeconds: 10,
         http: { targetPort: 1, path: "/live", method: "HEAD", code: [500] },
       },
     );

@@ -2,7 +2,7 @@
  * One probe attempt with a hard deadline: the single place where timeouts, cancellation and "resolve exactly
  * once" live, so each probe only describes its protocol.
  */
-import { performance } from "node:perf_hooks";
+import { systemClock } from "../clock.js";
 import type { ProbeOptions, ProbeReason, ProbeResult } from "../probe-result.js";
 
 /** What a probe's protocol code sees of its attempt. */
@@ -15,34 +15,36 @@ export interface Attempt {
 }
 
 /**
- * Runs `start` and resolves with its outcome, or with `Timeout` at `timeoutMs`, or with `Error` when `signal`
- * aborts. `start` returns the teardown (destroy sockets) that runs exactly once, whatever ended the attempt.
+ * Runs `start` and resolves with its outcome, or with `Timeout` at `timeoutMs` on `opts.clock`, or with `Error`
+ * when `signal` aborts. `start` returns the teardown (destroy sockets) that runs exactly once, whatever ended the
+ * attempt.
  */
 export function runAttempt(
   opts: ProbeOptions,
   start: (attempt: Attempt) => () => void,
 ): Promise<ProbeResult> {
-  const startedAt = performance.now();
+  const clock = opts.clock ?? systemClock;
+  const startedAt = clock.now();
   return new Promise<ProbeResult>((resolve) => {
     let done = false;
     let phase = "connecting";
     let teardown: (() => void) | undefined;
     const { signal } = opts;
     const onAbort = () => finish(false, `probe cancelled while ${phase}`, "Error");
-    const timer = setTimeout(
+    const timer = clock.setTimeout(
       () => finish(false, `timed out after ${opts.timeoutMs} ms while ${phase}`, "Timeout"),
       opts.timeoutMs,
     );
     function finish(ok: boolean, message: string, reason?: ProbeReason): void {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       teardown?.();
       const result: ProbeResult = {
         ok,
         message,
-        durationMs: Math.round((performance.now() - startedAt) * 100) / 100,
+        durationMs: Math.round((clock.now() - startedAt) * 100) / 100,
       };
       if (!ok) result.reason = reason ?? "Error";
       resolve(result);
