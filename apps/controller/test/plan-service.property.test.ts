@@ -26,7 +26,14 @@ const specArb: fc.Arbitrary<ServiceFields> = fc
   .record(
     {
       type: fc.constantFrom("ClusterIP" as const, "NodePort" as const, "LoadBalancer" as const),
-      ports: fc.uniqueArray(portArb, { minLength: 1, maxLength: 4, selector: (p) => p.name }),
+      // The Service API refuses two ports with the same number and protocol, or the same name.
+      ports: fc
+        .uniqueArray(portArb, {
+          minLength: 1,
+          maxLength: 4,
+          selector: (p) => `${p.port}/${p.protocol ?? "TCP"}`,
+        })
+        .map((ports) => ports.map((p, i) => ({ ...p, name: `${p.name}-${i}` }))),
       externalIPs: fc.array(fc.constantFrom("192.0.2.1", "192.0.2.2"), { maxLength: 2 }),
       externalTrafficPolicy: fc.constantFrom("Cluster" as const, "Local" as const),
       internalTrafficPolicy: fc.constantFrom("Cluster" as const, "Local" as const),
