@@ -1,1 +1,20 @@
+/**
+ * The controller as a library, for in-process tests and tools: the process entry is `main.ts` (bundled to
+ * `dist/main.mjs`).
+ */
+
+export { CONDITION_AGENTS_REPORTING, type ControllerStatus, computeStatus } from "./compute-status.js";
+export { type ControllerConfig, parseConfig } from "./config.js";
+export {
+  ANNOTATION_ENDPOINT_REASONS,
+  type EndpointReason,
+  parseEndpointReasons,
+} from "./endpoint-reasons.js";
+export { planService, SERVICE_PROBLEMS, type ServicePlan } from "./plan-service.js";
+export {
+  type ControllerOptions,
+  type LeaderElector,
+  type RunningController,
+  runController,
+} from "./run-controller.js";
 export { APP_VERSION } from "./version.js";
