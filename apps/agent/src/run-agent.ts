@@ -34,7 +34,7 @@ import { planNodeTargets } from "./internal/probe-targets.js";
 import { ProbeTracker } from "./internal/probe-tracker.js";
 import { reconcileSwh } from "./internal/reconcile-swh.js";
 import { runProbe } from "./internal/run-probe.js";
-import { seedProbeStates } from "./internal/seed-probe-states.js";
+import { seedPrecedingProbes, seedProbeStates } from "./internal/seed-probe-states.js";
 import { swhInputFromObject, swhKeyOf } from "./internal/swh-input.js";
 import { writeSlices } from "./internal/write-slices.js";
 import { WrittenSlices } from "./internal/written-slices.js";
@@ -246,6 +246,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     slices,
   );
   for (const id of passing.keys()) seeds.set(id, { passing: true });
+  seedPrecedingProbes(swhInputs(), pods(), nodeName, slices, seeds);
   tracker.sync(initial, seeds);
   metrics.probeTargets.set(tracker.size);
   log.info("agent started", { targets: tracker.size, seededPassing: passing.size, slices: slices.length });

@@ -10,7 +10,7 @@ import {
 import type { EndpointTransition } from "../src/internal/endpoint-transitions.js";
 import { planNodeTargets } from "../src/internal/probe-targets.js";
 import { type EndpointCounts, reconcileSwh, type WriteRequest } from "../src/internal/reconcile-swh.js";
-import { seedProbeStates } from "../src/internal/seed-probe-states.js";
+import { seedPrecedingProbes, seedProbeStates } from "../src/internal/seed-probe-states.js";
 import { type SwhObject, swhInputFromObject } from "../src/internal/swh-input.js";
 import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./builders.js";
 
@@ -132,13 +132,19 @@ describe("reconcileSwh", () => {
   it("after a restart, starting from the published slices writes nothing and withdraws nothing", async () => {
     const world = new World();
     world.swhs = [
-      aSwhObject({ name: "web", probes: [aTcpProbe(8080), anHttpProbe(8080)] }),
+      // The TCP probe differs from api's (threshold), so nothing but the annotation tells that it passes.
+      aSwhObject({ name: "web", probes: [aTcpProbe(8080, { failureThreshold: 2 }), anHttpProbe(8080)] }),
       aSwhObject({ name: "api", probes: [aTcpProbe(8080)] }),
     ];
-    world.pods = [aPod({ name: "a", ips: ["10.244.1.5"] }), aPod({ name: "b", ips: ["10.244.1.6"] })];
+    world.pods = [
+      aPod({ name: "a", ips: ["10.244.1.5"] }),
+      aPod({ name: "b", ips: ["10.244.1.6"] }),
+      aPod({ name: "c", ips: ["10.244.1.7"], ready: false }),
+      aPod({ name: "d", ips: ["10.244.1.8"], terminating: true }),
+    ];
     const before = world.targets();
     for (const t of before.targets) {
-      const failing = t.probe.mode === "HTTP" && t.address === "10.244.1.6";
+      const failing = t.probe.mode === "HTTP" && (t.address === "10.244.1.6" || t.address === "10.244.1.8");
       world.states.set(
         t.id,
         failing ? { passing: false, reason: "Timeout", message: "timed out" } : { passing: true },
@@ -157,7 +163,8 @@ describe("reconcileSwh", () => {
       world.slices,
     );
     for (const id of passing.keys()) seeds.set(id, { passing: true });
-    world.states = seeds;
+    const swhs = world.swhs.flatMap((x) => swhInputFromObject(x) ?? []);
+    world.states = seedPrecedingProbes(swhs, world.pods, NODE, world.slices, seeds);
     await world.reconcile("shop/web");
     await world.reconcile("shop/api");
     expect(world.writes).toBe(writes);

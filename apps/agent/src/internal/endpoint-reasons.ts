@@ -61,16 +61,7 @@ export function withEndpointReasons(
 export function readReasonSeeds(slices: readonly V1EndpointSlice[]): Map<string, ProbeState> {
   const seeds = new Map<string, ProbeState>();
   for (const slice of slices) {
-    const raw = slice.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS];
-    if (raw === undefined) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      continue;
-    }
-    if (typeof parsed !== "object" || parsed === null) continue;
-    for (const entry of Object.values(parsed)) {
+    for (const entry of parsedReasons(slice).values()) {
       const { reason, message, target } = (entry ?? {}) as Partial<Record<keyof ReasonEntry, unknown>>;
       if (typeof target !== "string" || typeof reason !== "string") continue;
       // "NotProbedYet" is what a missing state means already; seeding it would only hide a real first result.
@@ -81,6 +72,27 @@ export function readReasonSeeds(slices: readonly V1EndpointSlice[]): Map<string,
     }
   }
   return seeds;
+}
+
+/** The addresses of `slice` that its reasons annotation lists as failing a probe. */
+export function failingAddresses(slice: V1EndpointSlice): Set<string> {
+  return new Set(parsedReasons(slice).keys());
+}
+
+/**
+ * The reasons annotation of `slice` by address (entries as written, unvalidated). A missing or malformed
+ * annotation reads as "no reasons": reasons inform, conditions decide.
+ */
+export function parsedReasons(slice: V1EndpointSlice): Map<string, unknown> {
+  const raw = slice.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS];
+  if (raw === undefined) return new Map();
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return new Map();
+    return new Map(Object.entries(parsed));
+  } catch {
+    return new Map();
+  }
 }
 
 function reasonsByEndpoint(groups: readonly EndpointGroup[]): Map<string, ReasonEntry> {

@@ -21,11 +21,7 @@ export function planNodeTargets(
   for (const swh of swhs) {
     for (const target of planProbeTargets([swh], pods, { nodeName })) {
       targets.set(target.id, target);
-      const user: TargetUser = {
-        namespace: swh.namespace,
-        name: swh.name,
-        publishNotReadyAddresses: swh.spec.publishNotReadyAddresses === true,
-      };
+      const user: TargetUser = { namespace: swh.namespace, name: swh.name };
       const list = users.get(target.id);
       if (list) list.push(user);
       else users.set(target.id, [user]);
