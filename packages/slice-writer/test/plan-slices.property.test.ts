@@ -108,6 +108,13 @@ const foreignArb: fc.Arbitrary<V1EndpointSlice[]> = fc
         ],
   );
 
+/**
+ * Hundreds of synchronous cases: about a second on an idle machine, many times that on a loaded 2-core CI runner
+ * where every suite runs at once. The timeout is sized for that load; it bounds slowness only (a property that
+ * fails still fails at once, with its shrunk counterexample).
+ */
+const PROPERTY_TIMEOUT_MS = 120_000;
+
 const maxArb = fc.integer({ min: 1, max: 4 });
 
 /** A world: desired groups, the slices that exist (a previous plan's result, leftovers, foreign ones), a limit. */
@@ -173,7 +180,7 @@ function shuffle<T>(items: readonly T[], seed: number): T[] {
   return out;
 }
 
-describe("planSlices properties", () => {
+describe("planSlices properties", { timeout: PROPERTY_TIMEOUT_MS }, () => {
   it("applying the plan yields exactly the desired endpoints, within the size limit", () => {
     fc.assert(
       fc.property(worldArb, (input: PlanSlicesInput) => {
