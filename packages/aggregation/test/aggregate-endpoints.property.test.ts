@@ -10,6 +10,13 @@ import {
 } from "../src/index.js";
 import { anHttpProbe, aPod, aSwh, aTcpProbe, deepFreeze, noZone } from "./builders.js";
 
+/**
+ * Hundreds of synchronous cases: about a second on an idle machine, many times that on a loaded 2-core CI runner
+ * where every suite runs at once. The timeout is sized for that load; it bounds slowness only (a property that
+ * fails still fails at once, with its shrunk counterexample).
+ */
+const PROPERTY_TIMEOUT_MS = 120_000;
+
 const PORTS: DefaultedServicePort[] = [
   { name: "http", protocol: "TCP", port: 80, targetPort: 8080 },
   { name: "metrics", protocol: "TCP", port: 9090, targetPort: "metrics" },
@@ -80,7 +87,7 @@ const aggregate = (
   states: ReadonlyMap<string, { passing: boolean }>,
 ) => aggregateEndpoints(swh, pods, states, noZone);
 
-describe("aggregateEndpoints properties", () => {
+describe("aggregateEndpoints properties", { timeout: PROPERTY_TIMEOUT_MS }, () => {
   it("a probe changing state only affects its own address on the ports with its port number", () => {
     fc.assert(
       fc.property(worldArb, fc.nat(), ({ swh, pods, targets, states }, pick) => {
