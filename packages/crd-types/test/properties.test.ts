@@ -4,6 +4,13 @@ import { applyDefaults, serviceWithHealthchecks, validate } from "../src/index.j
 import { specArb } from "./support/arbitraries.js";
 import { applyMutation, MUTATIONS } from "./support/mutations.js";
 
+/**
+ * Hundreds of synchronous cases: about a second on an idle machine, many times that on a loaded 2-core CI runner
+ * where every suite runs at once. The timeout is sized for that load; it bounds slowness only (a property that
+ * fails still fails at once, with its shrunk counterexample).
+ */
+const PROPERTY_TIMEOUT_MS = 120_000;
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object") {
     for (const v of Object.values(value)) deepFreeze(v);
@@ -12,7 +19,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-describe("properties of applyDefaults and validate", () => {
+describe("properties of applyDefaults and validate", { timeout: PROPERTY_TIMEOUT_MS }, () => {
   it("every generated valid spec validates, before and after defaulting", () => {
     fc.assert(
       fc.property(specArb, (spec) => {
