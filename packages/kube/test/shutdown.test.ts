@@ -21,7 +21,8 @@ async function start(mode: string) {
 const exitCode = (child: ChildProcess) =>
   new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
 
-describe("onShutdown", () => {
+// Each test starts a Node process, which alone can take several seconds on a loaded CI runner.
+describe("onShutdown", { timeout: 60_000 }, () => {
   it("runs every handler once, in order, on SIGTERM and exits 0", async () => {
     const { child, output } = await start("ok");
     const exited = exitCode(child);

@@ -189,5 +189,6 @@ describe("WorkQueue", () => {
       ),
       { numRuns: 100 },
     );
-  });
+    // A hundred runs of many event-loop turns each: seconds on a loaded CI runner, so not the default timeout.
+  }, 120_000);
 });
