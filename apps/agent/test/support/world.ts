@@ -1,0 +1,99 @@
+/** A node as the agent's decisions see it, for unit tests of reconcile and restart. */
+import type { V1EndpointSlice } from "@kubernetes/client-node";
+import type { PodInfo, ProbeState } from "@swh/aggregation";
+import { planSlices } from "@swh/slice-writer";
+import {
+  ANNOTATION_ENDPOINT_REASONS,
+  readReasonSeeds,
+  withEndpointReasons,
+} from "../../src/internal/endpoint-reasons.js";
+import type { EndpointTransition } from "../../src/internal/endpoint-transitions.js";
+import { planNodeTargets } from "../../src/internal/probe-targets.js";
+import { type EndpointCounts, reconcileSwh, type WriteRequest } from "../../src/internal/reconcile-swh.js";
+import { seedPrecedingProbes, seedProbeStates } from "../../src/internal/seed-probe-states.js";
+import { type SwhObject, swhInputFromObject } from "../../src/internal/swh-input.js";
+import { NODE } from "../builders.js";
+
+/**
+ * A node as the reconciler sees it. `write` plans with the real slice planner and keeps the result as the
+ * "existing" slices, counting writes: a stand-in for the API server that is enough for decisions.
+ */
+export class World {
+  swhs: SwhObject[] = [];
+  pods: PodInfo[] = [];
+  states = new Map<string, ProbeState>();
+  slices: V1EndpointSlice[] = [];
+  writes = 0;
+  transitions: EndpointTransition[] = [];
+  counts = new Map<string, EndpointCounts | undefined>();
+  #version = 0;
+
+  reconcile(key = "shop/web"): Promise<void> {
+    return reconcileSwh(key, {
+      nodeName: NODE,
+      swh: (ns, name) => this.swhs.find((s) => s.metadata?.namespace === ns && s.metadata?.name === name),
+      ownSlices: (ns, name) =>
+        this.slices.filter(
+          (s) => s.metadata?.namespace === ns && s.metadata?.labels?.["kubernetes.io/service-name"] === name,
+        ),
+      pods: () => this.pods,
+      states: () => this.states,
+      zoneOf: () => "zone-1",
+      serviceLabels: () => ({}),
+      write: async (request) => this.write(request),
+      transitions: (_swh, t) => this.transitions.push(...t),
+      endpoints: (ref, counts) => this.counts.set(`${ref.namespace}/${ref.name}`, counts),
+    });
+  }
+
+  write(request: WriteRequest): void {
+    const plan = withEndpointReasons(
+      planSlices({ swh: request.swh, nodeName: NODE, groups: request.groups, existing: request.existing }),
+      request.existing,
+      request.groups,
+    );
+    this.writes += plan.create.length + plan.update.length + plan.delete.length;
+    const gone = new Set([...plan.update, ...plan.delete].map((s) => s.metadata?.name));
+    this.slices = this.slices.filter((s) => !gone.has(s.metadata?.name));
+    for (const slice of [...plan.create, ...plan.update]) {
+      this.slices.push({
+        ...slice,
+        metadata: { ...slice.metadata, resourceVersion: String(++this.#version) },
+      });
+    }
+  }
+
+  /** What the slices say for `address` on `port`. */
+  endpoint(port: number, address: string) {
+    for (const slice of this.slices) {
+      if (slice.ports?.[0]?.port !== port) continue;
+      const endpoint = slice.endpoints?.find((e) => e.addresses.includes(address));
+      if (endpoint) {
+        const reasons = JSON.parse(slice.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS] ?? "{}");
+        return { ...endpoint.conditions, reason: reasons[address]?.reason as string | undefined };
+      }
+    }
+    return undefined;
+  }
+
+  targets() {
+    return planNodeTargets(
+      this.swhs.flatMap((s) => swhInputFromObject(s) ?? []),
+      this.pods,
+      NODE,
+    );
+  }
+}
+
+/** The probe states a restarted agent starts from, read from `world`'s slices only (as run-agent does). */
+export function restartSeeds(world: World): Map<string, ProbeState> {
+  const plan = world.targets();
+  const seeds = new Map<string, ProbeState>([...readReasonSeeds(world.slices)]);
+  const passing = seedProbeStates(
+    plan.targets.map((target) => ({ target, users: plan.users.get(target.id) ?? [] })),
+    world.slices,
+  );
+  for (const id of passing.keys()) seeds.set(id, { passing: true });
+  const swhs = world.swhs.flatMap((x) => swhInputFromObject(x) ?? []);
+  return seedPrecedingProbes(swhs, world.pods, NODE, world.slices, seeds);
+}
