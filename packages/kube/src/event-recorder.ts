@@ -29,6 +29,7 @@ export interface EventSubject {
   uid: string;
 }
 
+/** The `type` of a Kubernetes Event. */
 export type EventType = "Normal" | "Warning";
 
 /** Where Events are written: the API server in production, a small fake in unit tests. */
@@ -43,6 +44,7 @@ export interface EventSink {
   ): Promise<void>;
 }
 
+/** Options of `EventRecorder`: who reports, where Events go, and the aggregation and rate limits. */
 export interface EventRecorderOptions {
   /** `reportingController`, e.g. "network.deckhouse.io/swh-controller". */
   component: string;

@@ -21,6 +21,7 @@ import type { KubeMetrics } from "./metrics.js";
 
 /** Informer notifications. `update` carries the previous object; a periodic resync delivers `update(obj, obj)`. */
 export type InformerEvent = "add" | "update" | "delete";
+/** Receives one notification: the object, and for `update` the previous one. Both are read-only cache objects. */
 export type InformerHandler<T> = (obj: Readonly<T>, old?: Readonly<T>) => void;
 
 /** A read-only cache of one resource plus change notifications. Cached objects are frozen: copy before changing. */
@@ -35,6 +36,7 @@ export interface Informer<T> {
   stop(): void;
 }
 
+/** Options of `startInformer`: what it lists and watches, and where it logs and counts restarts. */
 export interface InformerOptions<T extends KubernetesObject> {
   kubeConfig: KubeConfig;
   /** Names the informer in logs and metrics, e.g. "pods". */

@@ -13,6 +13,10 @@ import { describeApiError, httpStatusOf, microTime } from "./internal/api-errors
 import type { Logger } from "./logger.js";
 import type { KubeMetrics } from "./metrics.js";
 
+/**
+ * Options of `runLeaderElection`: which Lease, who we are, the client-go style timing (lease duration, renew
+ * deadline, retry period) and the callbacks run when leadership starts and ends.
+ */
 export interface LeaderElectionOptions {
   kubeConfig: KubeConfig;
   namespace: string;

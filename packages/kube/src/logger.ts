@@ -6,6 +6,7 @@
 
 /** Log levels from most to least verbose. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+/** One of `LOG_LEVELS`. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Structured logger; `child` returns a logger that adds `fields` to every line. */
@@ -17,6 +18,7 @@ export interface Logger {
   child(fields: object): Logger;
 }
 
+/** Options of `createLogger`: the minimum level, where lines go, fields on every line and the time source. */
 export interface LoggerOptions {
   level?: LogLevel;
   stream?: NodeJS.WritableStream;

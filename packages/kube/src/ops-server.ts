@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import type { Logger } from "./logger.js";
 
+/** Options of `startOpsServer`: where it listens, the metrics it serves and what makes it ready. */
 export interface OpsServerOptions {
   host: string;
   /** 0 picks a free port (see the returned `port`). */

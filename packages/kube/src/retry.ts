@@ -8,6 +8,7 @@ import { sleepUnlessAborted } from "./clock.js";
 import { httpStatusOf } from "./internal/api-errors.js";
 import type { Logger } from "./logger.js";
 
+/** Options of `withRetry`: how often, how long between attempts, and which errors are worth another try. */
 export interface RetryOptions {
   /** Total attempts including the first; default 5. */
   attempts?: number;

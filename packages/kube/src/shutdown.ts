@@ -10,6 +10,7 @@ const handlers: Handler[] = [];
 let installed = false;
 let shuttingDown = false;
 
+/** Options of `onShutdown`. */
 export interface ShutdownOptions {
   /** Exit code-setting and exit; tests replace it. Default `process.exit`. */
   exit?: (code: number) => void;

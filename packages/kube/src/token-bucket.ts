@@ -2,11 +2,13 @@
  * A token bucket as plain data: `burst` tokens, refilled at `refillPerSecond`. Pure: the caller passes `now`.
  */
 
+/** The bucket's shape: at most `burst` tokens, refilled at `refillPerSecond`. */
 export interface TokenBucketPolicy {
   readonly burst: number;
   readonly refillPerSecond: number;
 }
 
+/** Tokens left at time `at` (milliseconds, the caller's clock). */
 export interface TokenBucketState {
   readonly tokens: number;
   readonly at: number;

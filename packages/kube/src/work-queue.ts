@@ -22,6 +22,7 @@ export type WorkResult = void | { requeueAfterMs: number };
 /** Processes one key; a rejection means "failed, retry with backoff". */
 export type Worker<K extends string> = (key: K) => Promise<WorkResult>;
 
+/** Construction options of `WorkQueue`; the clock and backoff are injectable so tests drive retries. */
 export interface WorkQueueOptions {
   /** Names the queue in metrics and logs. */
   name?: string;
