@@ -63,6 +63,7 @@ export const POSTGRES_CREDENTIALS_KEYS = {
 } as const;
 /** TLS modes of a PostgreSQL credentials Secret; missing means `SkipVerification` (as in the original). */
 export const POSTGRES_TLS_MODES = ["Disabled", "SkipVerification", "VerifyCA", "VerifyAll"] as const;
+/** One of `POSTGRES_TLS_MODES`: how a PostgreSQL probe uses TLS. */
 export type PostgresTlsMode = (typeof POSTGRES_TLS_MODES)[number];
 
 /** Prefix of the per-node heartbeat Leases agents renew (in the agent's namespace): `swh-agent-<node>`. */

@@ -19,6 +19,7 @@ export interface ObjectMeta {
   ownerReferences?: OwnerReference[];
 }
 
+/** An owner reference (core/v1 shape): ties an object to the object whose deletion removes it. */
 export interface OwnerReference {
   apiVersion: string;
   kind: string;
@@ -28,10 +29,12 @@ export interface OwnerReference {
   blockOwnerDeletion?: boolean;
 }
 
+/** Transport protocol of a Service port. */
 export type Protocol = "TCP" | "UDP" | "SCTP";
 /** A port number (1..65535) or an IANA service name resolved against the pod's container ports. */
 export type IntOrString = number | string;
 
+/** One Service port (core/v1 ServicePort): `targetPort` defaults to `port`, `protocol` to TCP. */
 export interface ServicePort {
   name?: string;
   protocol?: Protocol;
@@ -41,9 +44,12 @@ export interface ServicePort {
   appProtocol?: string;
 }
 
+/** How the Service is exposed, as for a core/v1 Service. */
 export type ServiceType = "ClusterIP" | "NodePort" | "LoadBalancer" | "ExternalName";
+/** An IP address family. */
 export type IPFamily = "IPv4" | "IPv6";
 
+/** Client-IP session affinity settings (core/v1 shape). */
 export interface SessionAffinityConfig {
   clientIP?: { timeoutSeconds?: number };
 }
@@ -72,17 +78,21 @@ export interface ServiceFields {
   trafficDistribution?: string;
 }
 
+/** Which kind of probe a `ProbeSpec` runs; it names the one sub-object (`tcp`, `http`, `postgreSQL`) it needs. */
 export type ProbeMode = "TCP" | "HTTP" | "PostgreSQL";
 
+/** A TCP probe: passes when a connection to `targetPort` opens. */
 export interface TcpProbeSpec {
   targetPort: IntOrString;
 }
 
+/** One request header an HTTP probe sends. */
 export interface HttpHeader {
   name: string;
   value: string;
 }
 
+/** An HTTP(S) probe: one GET/HEAD request to `targetPort`; passes on an accepted status. */
 export interface HttpProbeSpec {
   targetPort: IntOrString;
   path?: string;
@@ -96,6 +106,10 @@ export interface HttpProbeSpec {
   code?: number[];
 }
 
+/**
+ * A PostgreSQL probe: connects with the credentials of the Secret `authSecretName` and passes when `query`
+ * returns a truthy first value.
+ */
 export interface PostgresProbeSpec {
   targetPort: IntOrString;
   dbName?: string;
@@ -103,6 +117,7 @@ export interface PostgresProbeSpec {
   authSecretName?: string;
 }
 
+/** One health probe of a port: its mode, timing and the sub-object of that mode. */
 export interface ProbeSpec {
   mode: ProbeMode;
   timeoutSeconds?: number;
@@ -113,26 +128,32 @@ export interface ProbeSpec {
   postgreSQL?: PostgresProbeSpec;
 }
 
+/** When and how often the probes run, and which probes gate the ports. */
 export interface HealthcheckSpec {
   initialDelaySeconds?: number;
   periodSeconds?: number;
   probes?: ProbeSpec[];
 }
 
+/** What a user writes in `spec`: the Service fields plus the health checks. */
 export interface ServiceWithHealthchecksSpec extends ServiceFields {
   healthcheck?: HealthcheckSpec;
 }
 
 // ---- After defaulting -------------------------------------------------------------------------
 
+/** A Service port after defaulting: the protocol is always set. */
 export type DefaultedServicePort = ServicePort & { protocol: Protocol };
+/** An HTTP probe after defaulting: path, scheme, method and insecureSkipTLSVerify are always set. */
 export type DefaultedHttpProbeSpec = HttpProbeSpec & {
   path: string;
   scheme: "HTTP" | "HTTPS";
   method: "GET" | "HEAD";
   insecureSkipTLSVerify: boolean;
 };
+/** A PostgreSQL probe after defaulting: the query is always set. */
 export type DefaultedPostgresProbeSpec = PostgresProbeSpec & { query: string };
+/** A probe after defaulting: timeout and thresholds are always set, sub-objects defaulted too. */
 export type DefaultedProbeSpec = Omit<ProbeSpec, "http" | "postgreSQL"> & {
   timeoutSeconds: number;
   successThreshold: number;
@@ -140,11 +161,13 @@ export type DefaultedProbeSpec = Omit<ProbeSpec, "http" | "postgreSQL"> & {
   http?: DefaultedHttpProbeSpec;
   postgreSQL?: DefaultedPostgresProbeSpec;
 };
+/** The health checks after defaulting: delay, period and the probe list are always set. */
 export interface DefaultedHealthcheckSpec {
   initialDelaySeconds: number;
   periodSeconds: number;
   probes: DefaultedProbeSpec[];
 }
+/** `spec` after defaulting (what the API server stores and the controller and agent read). */
 export type DefaultedServiceWithHealthchecksSpec = Omit<
   ServiceWithHealthchecksSpec,
   "ports" | "healthcheck"
@@ -184,6 +207,7 @@ export type ProbeFailureReason =
   | "NotProbedYet"
   | "Error";
 
+/** Per Service port: how many endpoints are ready out of all. */
 export interface PortStatus {
   name?: string;
   port: number;
@@ -191,6 +215,7 @@ export interface PortStatus {
   totalEndpoints: number;
 }
 
+/** One port of one endpoint in the status: ready or not, and why not. */
 export interface EndpointPortStatus {
   name?: string;
   port: number;
@@ -201,6 +226,7 @@ export interface EndpointPortStatus {
   message?: string;
 }
 
+/** One endpoint (pod address) in the status, with the state of each of its ports. */
 export interface EndpointStatus {
   pod: string;
   node: string;
@@ -208,6 +234,7 @@ export interface EndpointStatus {
   ports: EndpointPortStatus[];
 }
 
+/** Endpoint counts plus a bounded list of endpoints, for `status.endpoints`. */
 export interface EndpointsSummary {
   total: number;
   ready: number;
@@ -218,6 +245,7 @@ export interface EndpointsSummary {
   list: EndpointStatus[];
 }
 
+/** The load balancer state, as a core/v1 Service reports it. */
 export interface LoadBalancerStatus {
   ingress?: {
     ip?: string;
@@ -227,6 +255,7 @@ export interface LoadBalancerStatus {
   }[];
 }
 
+/** What the controller reports in `status`. */
 export interface ServiceWithHealthchecksStatus {
   observedGeneration?: number;
   /** Ready endpoint-ports over all endpoint-ports, e.g. "3/4": the Ready printer column. */
@@ -243,6 +272,7 @@ export interface ServiceWithHealthchecksStatus {
   loadBalancer?: LoadBalancerStatus;
 }
 
+/** The whole ServiceWithHealthchecks object. */
 export interface ServiceWithHealthchecks {
   apiVersion: "network.deckhouse.io/v1alpha1";
   kind: "ServiceWithHealthchecks";

@@ -20,6 +20,7 @@ export interface CelRule {
   check: (self: never) => boolean;
 }
 
+/** One node of a structural schema, in the subset described in the file header. */
 export interface SchemaNode {
   type?: "object" | "array" | "string" | "integer" | "boolean";
   description?: string;
