@@ -43,6 +43,7 @@ export interface SwhInput {
   spec: DefaultedServiceWithHealthchecksSpec;
 }
 
+/** The address family of an endpoint (and of the slices holding it). */
 export type AddressFamily = IPFamily;
 
 /** Desired endpoints of one (Service port, address family, resolved container port): one slice family. */
@@ -100,6 +101,7 @@ export interface ProbeTarget {
 /** The current result of each probe target, keyed by `ProbeTarget.id`; a missing entry means failing (not yet probed). */
 export type ProbeStates = ReadonlyMap<string, ProbeState>;
 
+/** The state of one probe target: passing or not, with the reason and message of its last failure. */
 export interface ProbeState {
   passing: boolean;
   reason?: string;
@@ -115,6 +117,7 @@ export const AGGREGATION_ISSUE_KINDS = {
   /** A Service port's named targetPort is not a container port of the pod: the pod is not published on it. */
   targetPortNotFound: "TargetPortNotFound",
 } as const;
+/** One of the `AGGREGATION_ISSUE_KINDS` values. */
 export type AggregationIssueKind = (typeof AGGREGATION_ISSUE_KINDS)[keyof typeof AGGREGATION_ISSUE_KINDS];
 
 /** A problem found while aggregating, naming the spec field at fault and, when pod-specific, the pod. */

@@ -8,18 +8,21 @@ import { resolveProbeTargetPort, resolveServiceTargetPort } from "../resolve-por
 import { podKey } from "../select-pods.js";
 import { AGGREGATION_ISSUE_KINDS, type AggregationIssue, type PodInfo, type SwhInput } from "../types.js";
 
+/** A Service port (by its index in `spec.ports`) and the container port it resolves to on one pod. */
 export interface ResolvedServicePort {
   index: number;
   servicePort: DefaultedServicePort;
   containerPort: number;
 }
 
+/** A probe (by its index in `spec.healthcheck.probes`) and the container port it resolves to on one pod. */
 export interface ResolvedProbe {
   index: number;
   probe: DefaultedProbeSpec;
   port: number;
 }
 
+/** What `resolvePod` found for one pod. */
 export interface ResolvedPod {
   ports: ResolvedServicePort[];
   /** Probes whose resolved port at least one resolved Service port uses (the only ones worth running). */
