@@ -17,13 +17,17 @@ export type SliceApi = Pick<
   | "listNamespacedEndpointSlice"
 >;
 
+/** The kinds of write a plan holds (labels of the write metrics). */
 export const SLICE_ACTIONS = ["create", "update", "delete"] as const;
+/** One of `SLICE_ACTIONS`. */
 export type SliceAction = (typeof SLICE_ACTIONS)[number];
 
 /** Outcome of one write: `conflict`/`notFound`/`alreadyExists` mean our view was stale; `notOwned` was refused. */
 export const WRITE_RESULTS = ["ok", "conflict", "notFound", "alreadyExists", "notOwned", "error"] as const;
+/** One of `WRITE_RESULTS`. */
 export type WriteResult = (typeof WRITE_RESULTS)[number];
 
+/** Options of `applySlicePlan`: whose slices are written, and how. */
 export interface ApplyOptions {
   /** Namespace of the SWH (and of its slices). */
   namespace: string;
