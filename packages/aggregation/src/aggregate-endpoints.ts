@@ -1,5 +1,5 @@
-import { resolvePod } from "./internal/resolve-pod.js";
-import { describeProbe, probeTargetId } from "./probe-identity.js";
+import { type ResolvedProbe, resolvedTargetId, resolvePod } from "./internal/resolve-pod.js";
+import { describeProbe } from "./probe-identity.js";
 import { addressesByFamily } from "./resolve-port.js";
 import { candidatePods, compareStrings } from "./select-pods.js";
 import type {
@@ -39,7 +39,6 @@ export function aggregateEndpoints(
   const groups = new Map<string, EndpointGroup>();
   const issues = new Map<string, AggregationIssue>();
   const families = new Set(swh.spec.ipFamilies ?? []);
-  const { initialDelaySeconds, periodSeconds } = swh.spec.healthcheck;
   for (const pod of candidatePods(swh, pods, opts.nodeName)) {
     const resolved = resolvePod(swh, pod);
     for (const issue of resolved.issues) issues.set(`${issue.kind} ${issue.path} ${issue.pod}`, issue);
@@ -47,19 +46,7 @@ export function aggregateEndpoints(
     for (const { family, address } of addressesByFamily(pod.ips)) {
       if (families.size > 0 && !families.has(family)) continue;
       // One id per probe and address, computed once: several Service ports may share a probe group.
-      const ids = new Map(
-        resolved.probes.map(({ probe, port }) => [
-          probe,
-          probeTargetId({
-            address,
-            port,
-            namespace: pod.namespace,
-            probe,
-            initialDelaySeconds,
-            periodSeconds,
-          }),
-        ]),
-      );
+      const ids = new Map(resolved.probes.map((p) => [p.probe, resolvedTargetId(swh, pod, address, p)]));
       for (const { servicePort, containerPort } of resolved.ports) {
         const failure = firstFailure(
           resolved.probes.filter((p) => p.port === containerPort),
@@ -114,12 +101,8 @@ export function aggregateEndpoints(
 }
 
 function firstFailure(
-  probes: readonly {
-    index: number;
-    probe: SwhInput["spec"]["healthcheck"]["probes"][number];
-    port: number;
-  }[],
-  idOf: (probe: SwhInput["spec"]["healthcheck"]["probes"][number]) => string,
+  probes: readonly ResolvedProbe[],
+  idOf: (probe: ResolvedProbe["probe"]) => string,
   states: ProbeStates,
 ): EndpointFailure | undefined {
   for (const { index, probe, port } of probes) {

@@ -1,5 +1,4 @@
-import { resolvePod } from "./internal/resolve-pod.js";
-import { probeTargetId } from "./probe-identity.js";
+import { resolvedTargetId, resolvePod } from "./internal/resolve-pod.js";
 import { addressesByFamily } from "./resolve-port.js";
 import { candidatePods, compareStrings } from "./select-pods.js";
 import type { PodInfo, ProbeTarget, SwhInput } from "./types.js";
@@ -20,17 +19,10 @@ export function planProbeTargets(
   for (const swh of swhs) {
     const { initialDelaySeconds, periodSeconds } = swh.spec.healthcheck;
     for (const pod of candidatePods(swh, pods, opts.nodeName)) {
-      const { probes } = resolvePod(swh, pod);
-      for (const { probe, port } of probes) {
+      for (const resolved of resolvePod(swh, pod).probes) {
+        const { probe, port } = resolved;
         for (const { address } of addressesByFamily(pod.ips)) {
-          const id = probeTargetId({
-            address,
-            port,
-            namespace: pod.namespace,
-            probe,
-            initialDelaySeconds,
-            periodSeconds,
-          });
+          const id = resolvedTargetId(swh, pod, address, resolved);
           if (targets.has(id)) continue;
           const target: ProbeTarget = {
             id,

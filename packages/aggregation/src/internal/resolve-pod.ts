@@ -3,7 +3,7 @@
  * which probe gates which port of which pod.
  */
 import type { DefaultedProbeSpec, DefaultedServicePort } from "@swh/crd-types";
-import { probeSubObjectKey, probeTargetPort } from "../probe-identity.js";
+import { probeSubObjectKey, probeTargetId, probeTargetPort } from "../probe-identity.js";
 import { resolveProbeTargetPort, resolveServiceTargetPort } from "../resolve-port.js";
 import { podKey } from "../select-pods.js";
 import { AGGREGATION_ISSUE_KINDS, type AggregationIssue, type PodInfo, type SwhInput } from "../types.js";
@@ -74,4 +74,25 @@ export function resolvePod(swh: SwhInput, pod: PodInfo): ResolvedPod {
     probes.push({ index, probe, port });
   });
   return { ports, probes, issues };
+}
+
+/**
+ * The probe target id of `resolved` (a probe of `swh` resolved on `pod`) at `address`: the one place both the
+ * planner and the aggregation compute it, so a state reported for a planned target is found when aggregating.
+ */
+export function resolvedTargetId(
+  swh: SwhInput,
+  pod: PodInfo,
+  address: string,
+  resolved: ResolvedProbe,
+): string {
+  const { initialDelaySeconds, periodSeconds } = swh.spec.healthcheck;
+  return probeTargetId({
+    address,
+    port: resolved.port,
+    namespace: pod.namespace,
+    probe: resolved.probe,
+    initialDelaySeconds,
+    periodSeconds,
+  });
 }
