@@ -8,7 +8,15 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { httpProbe, serviceWithHealthchecks, tcpProbe } from "@swh/crd-types";
-import { hasEndpoint, installProduct, Product, readEndpoints, readProcStats } from "@swh/e2e";
+import {
+  hasEndpoint,
+  installProduct,
+  Product,
+  parsePromText,
+  readEndpoints,
+  readProcStats,
+  sumSamples,
+} from "@swh/e2e";
 import { clusterFromInfo, createNode, createPod, startControlPlane, waitFor } from "@swh/testenv";
 import { printFigures } from "./report.ts";
 
@@ -20,7 +28,9 @@ const NODE = "footprint-node";
 
 const cp = await startControlPlane();
 const cluster = clusterFromInfo(cp);
-const product = new Product(cluster, { logLevel: "warn" });
+// SWH_BENCH_NODE_ARGS: node flags for the agent, e.g. "--max-semi-space-size=2".
+const nodeArgs = (process.env.SWH_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const product = new Product(cluster, { logLevel: "warn", nodeArgs });
 const servers: Server[] = [];
 try {
   await installProduct(cluster);
@@ -108,13 +118,22 @@ try {
   await new Promise((r) => setTimeout(r, WINDOW_S * 1000));
   const after = readProcStats(agent.pid);
   const seconds = (performance.now() - started) / 1000;
+  const metrics = parsePromText(await agent.metrics());
+  const mb = (name: string, where: Record<string, string> = {}) =>
+    (sumSamples(metrics, name, where) / 2 ** 20).toFixed(1);
   printFigures(
     `agent footprint: ${PODS} pods × 3 ports × 2 SWHs, period ${PERIOD_S} s, window ${WINDOW_S} s`,
     [
+      ["node flags", nodeArgs.join(" ") || "(none)"],
       ["probe targets", String(PODS * 3 * 2)],
       ["CPU (% of one core)", (((after.cpuSeconds - before.cpuSeconds) / seconds) * 100).toFixed(2)],
       ["RSS at the end (MB)", (after.rssBytes / 2 ** 20).toFixed(1)],
       ["peak RSS (MB)", (after.peakRssBytes / 2 ** 20).toFixed(1)],
+      [
+        "V8 heap used / total (MB)",
+        `${mb("nodejs_heap_size_used_bytes")} / ${mb("nodejs_heap_size_total_bytes")}`,
+      ],
+      ["external memory (MB)", mb("nodejs_external_memory_bytes")],
     ],
   );
 } finally {

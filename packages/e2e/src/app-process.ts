@@ -19,6 +19,8 @@ export interface AppProcessOptions {
   logDir: string;
   env?: Record<string, string>;
   args?: string[];
+  /** Flags for node itself (e.g. V8 heap limits), placed before the bundle as the image entrypoint does. */
+  nodeArgs?: string[];
 }
 
 /** A running app process. */
@@ -51,6 +53,7 @@ export async function startApp(opts: AppProcessOptions): Promise<AppProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      ...(opts.nodeArgs ?? []),
       bundle,
       `--kubeconfig=${opts.kubeconfigPath}`,
       `--health-bind-address=127.0.0.1:${healthPort}`,

@@ -34,6 +34,8 @@ export interface ProductOptions {
   controllerArgs?: string[];
   agentArgs?: string[];
   logLevel?: "debug" | "info" | "warn" | "error";
+  /** Node flags for every app process (default: none, as `node /app/main.mjs`). */
+  nodeArgs?: string[];
   logDir?: string;
 }
 
@@ -62,6 +64,7 @@ export class Product {
       namespace: INSTALL_NAMESPACE,
       logDir: this.logDir,
       args: [`--log-level=${this.options.logLevel ?? "info"}`, ...(this.options.controllerArgs ?? [])],
+      nodeArgs: this.options.nodeArgs ?? [],
     });
     this.controllers.set(name, app);
     void app.exited.then(() => this.controllers.delete(name));
@@ -79,6 +82,7 @@ export class Product {
       logDir: this.logDir,
       env: { NODE_NAME: node },
       args: [`--log-level=${this.options.logLevel ?? "info"}`, ...(this.options.agentArgs ?? [])],
+      nodeArgs: this.options.nodeArgs ?? [],
     });
     this.agents.set(node, app);
     void app.exited.then(() => {
