@@ -16,5 +16,6 @@ export {
   type StartPostgresOptions,
   startPostgres,
 } from "./postgres.js";
+export type { RestartApiServerOptions } from "./restart-api-server.js";
 export { clusterFromInfo, type TestCluster, testCluster } from "./test-cluster.js";
 export { type WaitForOptions, waitFor } from "./wait-for.js";

@@ -7,7 +7,7 @@ import type { ControlPlaneInfo } from "./control-plane-info.js";
 import { httpStatusOf } from "./internal/api-errors.js";
 import { readState, STATE_ENV } from "./internal/state-file.js";
 import { kubeConfigForToken, kubeconfigYaml } from "./kubeconfig.js";
-import { restartApiServerFromState } from "./restart-api-server.js";
+import { type RestartApiServerOptions, restartApiServerFromState } from "./restart-api-server.js";
 
 /** The control plane of this test run, as seen from a test file. */
 export interface TestCluster {
@@ -23,8 +23,11 @@ export interface TestCluster {
   ): Promise<{ kubeConfig: KubeConfig; kubeconfigPath: string; token: string }>;
   /** Applies YAML/JSON manifests (multi-document string or objects) server-side with the admin identity. */
   apply(manifests: string | object[], opts?: { namespace?: string }): Promise<void>;
-  /** Restarts kube-apiserver in place (same port, same etcd): watches break, clients must recover. */
-  restartApiServer(): Promise<void>;
+  /**
+   * Restarts kube-apiserver in place (same port, same etcd): watches break, clients must recover.
+   * `opts.whileDown` runs between the stop and the start.
+   */
+  restartApiServer(opts?: RestartApiServerOptions): Promise<void>;
 }
 
 /** Token lifetime for ServiceAccount kubeconfigs: longer than any test run, >= the 600 s minimum. */
@@ -86,6 +89,6 @@ export function clusterFromInfo(info: ControlPlaneInfo): TestCluster {
       return { kubeConfig: kubeConfigForToken(info, token, userName), kubeconfigPath, token };
     },
     apply: (manifests, opts) => applyManifests(kubeConfig, manifests, opts),
-    restartApiServer: () => restartApiServerFromState(info.statePath),
+    restartApiServer: (opts) => restartApiServerFromState(info.statePath, opts),
   };
 }

@@ -108,4 +108,23 @@ describe("restartApiServer", () => {
     const names = (await core.listNamespacedConfigMap({ namespace: ns })).items.map((c) => c.metadata?.name);
     expect(names).toEqual(["before"]);
   });
+
+  it("runs whileDown while the server is down, and starts it again even when whileDown throws", async () => {
+    const cluster = await testCluster();
+    const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
+    let answeredWhileDown: boolean | undefined;
+    await expect(
+      cluster.restartApiServer({
+        whileDown: async () => {
+          answeredWhileDown = await core.listNamespace().then(
+            () => true,
+            () => false,
+          );
+          throw new Error("thrown by whileDown");
+        },
+      }),
+    ).rejects.toThrow("thrown by whileDown");
+    expect(answeredWhileDown).toBe(false);
+    expect((await core.listNamespace()).items.length).toBeGreaterThan(0);
+  });
 });
