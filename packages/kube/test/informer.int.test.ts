@@ -113,7 +113,11 @@ describe("startInformer against a real API server", () => {
     const { informer, seen, restarts, logger } = configMapInformer(namespace);
     await informer.synced();
 
-    await cluster.restartApiServer();
+    // The informer must see the outage (a failed list/watch, counted and logged) before the server is back;
+    // otherwise whether it notices depends on how fast it retries against how fast the server restarts.
+    await cluster.restartApiServer({
+      whileDown: () => waitFor("the informer to notice the outage", async () => (await restarts()) > 0),
+    });
 
     // Everything below happens only after the restart: the informer must have re-established its watch.
     await waitFor("API server answers again", () =>
