@@ -39,7 +39,11 @@ export function withTransitionTimes(
   });
 }
 
-/** The conditions of `next` whose status differs from `previous` (new types included), for Events. */
+/**
+ * The conditions of `next` whose status differs from the one in `previous`, for Events. A condition that was not
+ * there before (a new SWH, or a new condition type) is not a change: its first value is visible in the status, and
+ * Events record transitions — otherwise every new SWH would cost one Event write per condition type.
+ */
 export function conditionChanges(
   previous: readonly Readonly<Condition>[] | undefined,
   next: readonly Readonly<Condition>[],
@@ -47,7 +51,7 @@ export function conditionChanges(
   const changes: ConditionChange[] = [];
   for (const condition of next) {
     const before = previous?.find((p) => p.type === condition.type);
-    if (before?.status === condition.status) continue;
+    if (before === undefined || before.status === condition.status) continue;
     changes.push({
       type: condition.type,
       from: before?.status,

@@ -208,4 +208,10 @@ describe("computeStatus", () => {
       },
     ]);
   });
+
+  it("makes no Events for the first conditions of a new SWH, only for later transitions", () => {
+    const first = status({ slices: [aSlice({ endpoints: [{ address: "10.244.1.1" }] })] });
+    expect(conditionChanges(undefined, first.conditions ?? [])).toEqual([]);
+    expect(conditionChanges([], first.conditions ?? [])).toEqual([]);
+  });
 });
