@@ -41,6 +41,8 @@ describe("hostile HTTP targets", () => {
     const result = await probe;
     expect(result).toMatchObject({ ok: false, reason: "Timeout" });
     expect(result.message).toBe(`timed out after ${DEADLINE_MS} ms while waiting for response headers`);
+    // Measured on the injected clock too: exactly the time the test let pass.
+    expect(result.durationMs).toBe(DEADLINE_MS);
   });
 
   it("headers at one byte per interval → Timeout (trickling does not extend the deadline)", async () => {
