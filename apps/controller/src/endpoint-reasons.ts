@@ -1,12 +1,12 @@
 /**
  * How an agent tells the controller why endpoints are not serving. A slice carries one port, so the agent puts
  * one JSON annotation on it: `{ "<address>": { "probe": "<which probe>", "reason": "<code>", "message": "..." } }`
- * listing only the addresses failing a probe of that port. Until `@swh/crd-types` exports the key, it is
- * defined here (same value the agent must use).
+ * listing only the addresses failing a probe of that port. The key and its contract live in `@swh/crd-types`
+ * (`ANNOTATION_ENDPOINT_REASONS`), shared with the agent that writes it.
  */
+import { ANNOTATION_ENDPOINT_REASONS } from "@swh/crd-types";
 
-/** Annotation on an agent-written EndpointSlice: failing probe and reason per endpoint address (JSON object). */
-export const ANNOTATION_ENDPOINT_REASONS = "network.deckhouse.io/swh-endpoint-reasons";
+export { ANNOTATION_ENDPOINT_REASONS };
 
 /** Why one endpoint address of one slice is not serving. */
 export interface EndpointReason {

@@ -50,6 +50,15 @@ export const NON_PROPAGATED_ANNOTATIONS: readonly string[] = [
   "meta.helm.sh/release-namespace",
 ];
 
+/**
+ * Annotation on an agent-written EndpointSlice telling the controller why endpoints are not serving. Its value
+ * is a JSON object keyed by endpoint address, listing only the addresses failing a probe of the slice's port:
+ * `{ "<address>": { "probe": "<which probe>", "reason": "<ProbeFailureReason>", "message": "<text>",
+ * "target"?: "<probe target id>" } }`. A slice without failing endpoints carries no annotation. `target` lets a
+ * restarted agent start from the published reason; readers must ignore keys they do not know.
+ */
+export const ANNOTATION_ENDPOINT_REASONS = "network.deckhouse.io/swh-endpoint-reasons";
+
 /** Secret type holding PostgreSQL probe credentials. */
 export const POSTGRES_CREDENTIALS_SECRET_TYPE = "network.deckhouse.io/postgresql-credentials";
 /** Keys of a PostgreSQL credentials Secret. */

@@ -287,6 +287,7 @@ export const CONDITION_TYPES = {
   serviceReady: "ServiceReady",
   childServiceReady: "ChildServiceReady",
   probesValid: "ProbesValid",
+  agentsReporting: "AgentsReporting",
 } as const;
 
 export type { PostgresTlsMode };

@@ -1,14 +1,15 @@
 /**
  * How the agent tells the controller why endpoints are not serving: one JSON annotation per slice (a slice
- * carries one port) mapping each failing address to `{ probe, reason, message, target }`. The shape is the one
- * the controller reads (apps/controller/src/endpoint-reasons.ts); `target` is the probe target id, which lets a
- * restarted agent start from the published reason instead of rewriting every slice with `NotProbedYet`.
+ * carries one port) mapping each failing address to `{ probe, reason, message, target }`. Key and shape are the
+ * contract of `ANNOTATION_ENDPOINT_REASONS` in `@swh/crd-types`, which the controller reads; `target` is the
+ * probe target id, which lets a restarted agent start from the published reason instead of rewriting every
+ * slice with `NotProbedYet`.
  */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import type { EndpointGroup, ProbeState } from "@swh/aggregation";
+import { ANNOTATION_ENDPOINT_REASONS } from "@swh/crd-types";
 
-/** Annotation on an agent-written EndpointSlice: failing probe and reason per endpoint address (JSON object). */
-export const ANNOTATION_ENDPOINT_REASONS = "network.deckhouse.io/swh-endpoint-reasons";
+export { ANNOTATION_ENDPOINT_REASONS };
 
 /** A slice plan as the slice writer returns it. */
 export interface PlanLike {
