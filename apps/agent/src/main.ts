@@ -1,7 +1,7 @@
 /** The agent's executable entry: flags and environment → `runAgent`, SIGTERM → a clean stop. */
-import { KubeConfig } from "@kubernetes/client-node";
 import { createLogger, onShutdown } from "@swh/kube";
 import { parseAgentConfig } from "./config.js";
+import { PooledKubeConfig } from "./internal/pooled-kube-config.js";
 import { type RunningAgent, runAgent } from "./run-agent.js";
 import { APP_VERSION } from "./version.js";
 
@@ -16,7 +16,8 @@ if ("version" in parsed) {
 }
 const { config } = parsed;
 const logger = createLogger({ level: config.logLevel, base: { component: "swh-agent" } });
-const kubeConfig = new KubeConfig();
+// One connection pool for every API request (see pooled-kube-config.ts).
+const kubeConfig = new PooledKubeConfig();
 if (config.kubeconfig) kubeConfig.loadFromFile(config.kubeconfig);
 else kubeConfig.loadFromDefault();
 

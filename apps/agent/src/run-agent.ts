@@ -36,6 +36,7 @@ import { reconcileSwh } from "./internal/reconcile-swh.js";
 import { runProbe } from "./internal/run-probe.js";
 import { seedPrecedingProbes, seedProbeStates } from "./internal/seed-probe-states.js";
 import { swhInputFromObject, swhKeyOf } from "./internal/swh-input.js";
+import { WritePacer } from "./internal/write-pacer.js";
 import { writeSlices } from "./internal/write-slices.js";
 import { WrittenSlices } from "./internal/written-slices.js";
 import { APP_VERSION } from "./version.js";
@@ -50,7 +51,7 @@ export interface RunAgentOptions {
   /** Registry for /metrics; a new one with process metrics by default. */
   registry?: Registry;
   maxConcurrentProbes?: number;
-  /** How long a probe change waits for others to join it in one write. Default 50 ms. */
+  /** How long a probe change waits for others to join it in one write. Default 5 ms. */
   coalesceMs?: number;
   /** Heartbeat renewal period; default 10 s. */
   heartbeatIntervalMs?: number;
@@ -78,6 +79,9 @@ export interface RunningAgent {
 }
 
 const TARGETS = "targets";
+// Short on purpose: reaction time to a probe verdict is this plus one write. Changes arriving together still
+// share a write, because the delay starts at the first change and the queue holds each SWH key once.
+const DEFAULT_COALESCE_MS = 5;
 
 /** Starts the agent and resolves once it has synced and started probing (see `RunningAgent`). */
 export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
@@ -88,7 +92,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   const registry = opts.registry ?? createMetricsRegistry();
   const kubeMetrics = createKubeMetrics(registry);
   const metrics = createAgentMetrics(registry, APP_VERSION);
-  const coalesceMs = opts.coalesceMs ?? 50;
+  const coalesceMs = opts.coalesceMs ?? DEFAULT_COALESCE_MS;
   let started = false;
 
   const servers: OpsServer[] = [];
@@ -117,6 +121,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
 
   const queue = new WorkQueue<string>({ name: "servicewithhealthchecks", metrics: kubeMetrics, logger: log });
   const written = new WrittenSlices();
+  const pacer = new WritePacer();
   const events = new EventRecorder({
     component: "network.deckhouse.io/swh-agent",
     instance: nodeName,
@@ -184,9 +189,13 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       if (event !== "update" || zone(node) !== zone(old)) enqueueNamespace(undefined);
     });
     informers.slices.on(event, (slice) => {
-      written.observe(slice, event === "delete");
+      // Our own writes come back through the watch; the view already has them.
+      if (written.observe(slice, event === "delete")) return;
       const name = slice.metadata?.labels?.[LABEL_SERVICE_NAME];
-      if (name) queue.add(swhKeyOf({ namespace: slice.metadata?.namespace ?? "", name }));
+      if (!name) return;
+      // Paced like probe changes: an echo that overtook its write's response must not bypass the pacing.
+      const key = swhKeyOf({ namespace: slice.metadata?.namespace ?? "", name });
+      queue.addAfter(key, pacer.delayMs(key, Date.now()));
     });
   }
 
@@ -235,7 +244,10 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       const mode = probeModeLabel(modeOf(tracker, id));
       metrics.probeResults.inc({ mode, result: result.ok ? "success" : "failure" });
       metrics.probeDuration.observe({ mode }, result.durationMs / 1000);
-      for (const user of tracker.recordResult(id, result)) queue.addAfter(swhKeyOf(user), coalesceMs);
+      for (const user of tracker.recordResult(id, result)) {
+        const key = swhKeyOf(user);
+        queue.addAfter(key, Math.max(coalesceMs, pacer.delayMs(key, Date.now())));
+      }
     },
   });
   const initial = planNodeTargets(swhInputs(), pods(), nodeName);
@@ -275,7 +287,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       },
       write: async (request) => {
         const result = await writeSlices(request, { api: sliceApi, nodeName, metrics, logger: log });
-        if (result) written.recordWrites(request.swh.namespace, result.written, result.deleted);
+        if (!result) return;
+        written.recordWrites(request.swh.namespace, result.written, result.deleted);
+        pacer.recordWrite(swhKeyOf(request.swh), Date.now());
       },
       transitions: (swh, transitions) =>
         recordEndpointTransitions(swh, transitions, { events, metrics, logger: log }),

@@ -35,4 +35,16 @@ describe("WrittenSlices", () => {
     written.recordWrites("other", [aSlice("x", "3")], []);
     expect(versions(written.view([], "shop", all))).toEqual([]);
   });
+
+  it("tells an echo of our own write or delete apart from a change made by somebody else", () => {
+    const written = new WrittenSlices();
+    written.recordWrites("shop", [aSlice("a", "12"), aSlice("b", "20")], ["gone"]);
+    expect(written.observe(aSlice("a", "11"), false)).toBe(true); // older than ours: nothing new
+    expect(written.observe(aSlice("a", "12"), false)).toBe(true); // our write coming back
+    expect(written.observe(aSlice("a", "13"), false)).toBe(false); // changed after the echo: reconcile
+    expect(written.observe(aSlice("b", "21"), false)).toBe(false); // changed by somebody else
+    expect(written.observe(aSlice("gone", "9"), true)).toBe(true); // our delete coming back
+    expect(written.observe(aSlice("c", "5"), true)).toBe(false); // deleted by somebody else: recreate it
+    expect(written.observe(aSlice("d", "5"), false)).toBe(false); // never written by us
+  });
 });

@@ -1,4 +1,5 @@
 import type { V1Pod } from "@kubernetes/client-node";
+import { memoizeFrozen } from "./memoize-frozen.js";
 
 /** The fields of a Pod the aggregation reads (structurally the `PodInfo` of @swh/aggregation). */
 export interface AgentPodInfo {
@@ -17,9 +18,12 @@ export interface AgentPodInfo {
 
 /**
  * Extracts the aggregation's view of a Pod from an informer object, without mutating it. Returns undefined for
- * objects missing the identity fields (never the case for objects served by the API server).
+ * objects missing the identity fields (never the case for objects served by the API server). Computed once per
+ * frozen (informer) object; the result is shared and must not be mutated.
  */
-export function podInfoFromPod(pod: V1Pod): AgentPodInfo | undefined {
+export const podInfoFromPod: (pod: V1Pod) => AgentPodInfo | undefined = memoizeFrozen(readPodInfo);
+
+function readPodInfo(pod: V1Pod): AgentPodInfo | undefined {
   const meta = pod.metadata;
   if (!meta?.name || !meta.namespace || !meta.uid) return undefined;
   const status = pod.status ?? {};

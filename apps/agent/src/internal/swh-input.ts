@@ -1,6 +1,7 @@
 import type { KubernetesObject } from "@kubernetes/client-node";
 import type { SwhInput } from "@swh/aggregation";
 import { applyDefaults, type ServiceWithHealthchecksSpec } from "@swh/crd-types";
+import { memoizeFrozen } from "./memoize-frozen.js";
 
 /** A ServiceWithHealthchecks as the informer holds it (client-node metadata, our spec). */
 export type SwhObject = KubernetesObject & { spec?: ServiceWithHealthchecksSpec };
@@ -9,9 +10,12 @@ export type SwhObject = KubernetesObject & { spec?: ServiceWithHealthchecksSpec 
  * Turns a ServiceWithHealthchecks from the informer into the aggregation's input, with every schema default
  * applied (the API server applies them too; applying them again is harmless and protects against objects
  * stored before a default existed). The informer object is never mutated. Returns undefined for objects
- * without identity.
+ * without identity. Computed once per frozen (informer) object; the result is shared and must not be mutated.
  */
-export function swhInputFromObject(obj: Readonly<SwhObject>): SwhInput | undefined {
+export const swhInputFromObject: (obj: Readonly<SwhObject>) => SwhInput | undefined =
+  memoizeFrozen(readSwhInput);
+
+function readSwhInput(obj: Readonly<SwhObject>): SwhInput | undefined {
   const { name, namespace, uid } = obj.metadata ?? {};
   if (!name || !namespace) return undefined;
   const input: SwhInput = { name, namespace, spec: applyDefaults(obj.spec ?? {}) };

@@ -23,18 +23,26 @@ export class WrittenSlices {
     }
   }
 
-  /** Called for each informer event: once the informer shows our write (or anything newer), the overlay yields. */
-  observe(slice: Readonly<V1EndpointSlice>, deleted: boolean): void {
+  /**
+   * Called for each informer event: once the informer shows our write (or anything newer), the overlay yields.
+   * Returns true when the event is only the echo of this agent's own write or delete (or an older version): the
+   * view already held it, so nothing needs reconciling. Every write comes back this way; without the check each
+   * one cost a full reconcile of its SWH.
+   */
+  observe(slice: Readonly<V1EndpointSlice>, deleted: boolean): boolean {
     const key = `${slice.metadata?.namespace ?? ""}/${slice.metadata?.name ?? ""}`;
     if (deleted) {
-      this.#deleted.delete(key);
+      const ours = this.#deleted.delete(key);
       this.#written.delete(key);
-      return;
+      return ours;
     }
     const mine = this.#written.get(key);
-    if (mine !== undefined && !isOlder(slice.metadata?.resourceVersion, mine.metadata?.resourceVersion)) {
-      this.#written.delete(key);
-    }
+    if (mine === undefined) return false;
+    const seen = slice.metadata?.resourceVersion;
+    const written = mine.metadata?.resourceVersion;
+    if (isOlder(seen, written)) return true;
+    this.#written.delete(key);
+    return seen !== undefined && seen === written;
   }
 
   /** Merges the informer's slices (already filtered by the caller) with the overlay for `namespace` and `matches`. */
