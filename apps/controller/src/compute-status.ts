@@ -18,9 +18,6 @@ import { externalIPSummary, portsSummary } from "./service-summaries.js";
 import { DEFAULT_MAX_LISTED_ENDPOINTS, summarizeEndpoints } from "./summarize-endpoints.js";
 import type { Timestamp } from "./time.js";
 
-/** Condition type reporting agents whose heartbeat Lease went stale on nodes that publish this SWH. */
-export const CONDITION_AGENTS_REPORTING = "AgentsReporting";
-
 /** The status this controller writes: the shared shape plus the printer-column texts. */
 export type ControllerStatus = ServiceWithHealthchecksStatus & {
   readySummary?: string;
@@ -117,13 +114,13 @@ export function computeStatus(input: StatusInput): ControllerStatus {
   const agents: ConditionInput =
     stale.length === 0
       ? {
-          type: CONDITION_AGENTS_REPORTING,
+          type: CONDITION_TYPES.agentsReporting,
           status: "True",
           reason: "HeartbeatsFresh",
           message: "agents of all publishing nodes are renewing their heartbeat",
         }
       : {
-          type: CONDITION_AGENTS_REPORTING,
+          type: CONDITION_TYPES.agentsReporting,
           status: "False",
           reason: "AgentHeartbeatStale",
           message: `agent heartbeat stale on node(s) ${stale.join(", ")}; their endpoints are kept as last published`,

@@ -3,7 +3,7 @@
  * `dist/main.mjs`).
  */
 
-export { CONDITION_AGENTS_REPORTING, type ControllerStatus, computeStatus } from "./compute-status.js";
+export { type ControllerStatus, computeStatus } from "./compute-status.js";
 export { type ControllerConfig, parseConfig } from "./config.js";
 export {
   ANNOTATION_ENDPOINT_REASONS,
