@@ -5,6 +5,7 @@
  * cannot be written (the field is immutable) and is returned as a result instead of a failing write.
  */
 import type { V1ServicePort, V1ServiceSpec } from "@kubernetes/client-node";
+import { COPIED_SPEC_FIELDS } from "./desired-service-spec.js";
 import { sameJson } from "./same-json.js";
 
 /** Outcome of merging: the spec to store, or why it cannot be stored. */
@@ -26,23 +27,10 @@ const MANAGED_FIELDS = [
   "ports",
   "selector",
   "type",
-  "clusterIP",
-  "clusterIPs",
-  "externalIPs",
-  "externalName",
-  "externalTrafficPolicy",
-  "internalTrafficPolicy",
-  "healthCheckNodePort",
-  "ipFamilies",
-  "ipFamilyPolicy",
-  "loadBalancerClass",
-  "loadBalancerIP",
-  "loadBalancerSourceRanges",
-  "allocateLoadBalancerNodePorts",
   "publishNotReadyAddresses",
   "sessionAffinity",
   "sessionAffinityConfig",
-  "trafficDistribution",
+  ...COPIED_SPEC_FIELDS,
 ] as const satisfies readonly (keyof V1ServiceSpec)[];
 
 /**
