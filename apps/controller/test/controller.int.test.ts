@@ -405,8 +405,9 @@ describe("status", () => {
       })),
     });
     const ready = await waitForCondition(ns, "app", CONDITION_TYPES.ready, "True");
-    expect(events.some((e) => e.name === "app" && e.reason === "EndpointsReady" && e.type === "Normal")).toBe(
-      true,
+    // The Event is recorded right after the status patch the line above observed: wait for it, do not race it.
+    await waitFor("EndpointsReady Event", () =>
+      events.some((e) => e.name === "app" && e.reason === "EndpointsReady" && e.type === "Normal"),
     );
     expect((ready.status as { readySummary?: string }).readySummary).toBe("4/4");
     await deleteNode(cluster.kubeConfig, "status-node");
