@@ -2,7 +2,7 @@
  * Benchmark (d) of issue 10: one agent with 100 pods × 3 ports × 2 SWHs (different probes, so 600 probe targets)
  * at a 10 s period: CPU (share of one core) and RSS of the agent process over a measured window after warm-up.
  * Targets: ≤ 5 % of one core, ≤ 120 MB RSS. SWH_BENCH_PODS, SWH_BENCH_PERIOD_S and SWH_BENCH_WINDOW_S change the
- * shape. Run: `bash scripts/run bench agent-footprint`.
+ * shape. Run: `./scripts/run bench agent-footprint`.
  */
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createTcpServer } from "node:net";

@@ -5,7 +5,7 @@
  *      seen through a watch; p50/p99 over SWH_BENCH_FLIPS flips (default 100);
  *  (b) API writes per endpoint transition (agent slice writes and all API-server writes) and in a steady state
  *      (SWH_BENCH_STEADY_S seconds, default 60, nothing changing).
- * Run: `bash scripts/run bench reaction` (or, built and inside scripts/netns.sh: node packages/e2e/bench/reaction.ts).
+ * Run: `./scripts/run bench reaction` (or, built and inside scripts/netns.sh: node packages/e2e/bench/reaction.ts).
  */
 import { createServer } from "node:http";
 import { CoreV1Api, type KubeConfig, Watch } from "@kubernetes/client-node";

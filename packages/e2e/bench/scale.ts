@@ -1,7 +1,7 @@
 /**
  * Benchmark (c) of issue 10: 1,000 SWHs created → every child Service and every status in place (one controller),
  * time and API requests, next to a plain client creating 1,000 Services in the same run (ratio; target ≤ 1.5×).
- * SWH_BENCH_COUNT changes the count. Run: `bash scripts/run bench scale`.
+ * SWH_BENCH_COUNT changes the count. Run: `./scripts/run bench scale`.
  */
 import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import {

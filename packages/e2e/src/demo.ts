@@ -4,7 +4,7 @@
  * ServiceAccounts, starts real backends on pod addresses, applies the example SWHs, plays a scripted scenario
  * (backends failing and recovering) while printing the per-port endpoint table, and ends with a summary.
  * `--keep` leaves everything running until Ctrl-C and prints how to use kubectl against it.
- * Run through `bash scripts/run demo` (it provides the network namespace and the binaries).
+ * Run through `./scripts/run demo` (it provides the network namespace and the binaries).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
