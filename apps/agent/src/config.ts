@@ -3,7 +3,7 @@
  * Flag names follow the controller-runtime conventions operators already know from other node agents.
  */
 
-import { LOG_LEVELS, type LogLevel } from "@swh/kube";
+import { LOG_LEVELS, type LogLevel, parseFlags, splitHostPort } from "@swh/kube";
 
 /** A host/port pair to listen on; `host` undefined means every interface. */
 export interface BindAddress {
@@ -43,7 +43,6 @@ const VALUE_FLAGS = [
   "log-level",
   "max-concurrent-probes",
 ] as const;
-type ValueFlag = (typeof VALUE_FLAGS)[number];
 
 /**
  * Parses `argv` (without the node and script paths) and `env` into an AgentConfig, or returns an error that
@@ -53,23 +52,9 @@ export function parseAgentConfig(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): ParseConfigResult {
-  const values = new Map<ValueFlag, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? "";
-    if (arg === "--version") return { ok: true, version: true };
-    if (!arg.startsWith("--")) return { ok: false, error: `unexpected argument "${arg}"` };
-    const eq = arg.indexOf("=");
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (!isValueFlag(name)) return { ok: false, error: `unknown flag --${name}` };
-    let value: string | undefined;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else {
-      value = argv[i + 1];
-      i++;
-    }
-    if (value === undefined) return { ok: false, error: `flag --${name} needs a value` };
-    values.set(name, value);
-  }
+  const flags = parseFlags(argv, VALUE_FLAGS);
+  if (!flags.ok || "version" in flags) return flags;
+  const values = flags.values;
 
   const nodeName = env.NODE_NAME?.trim();
   if (!nodeName) {
@@ -122,17 +107,11 @@ function parseBindAddress(
   text: string,
 ): { ok: true; address: BindAddress | undefined } | { ok: false; error: string } {
   if (text === "0") return { ok: true, address: undefined };
-  const match = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text);
-  const port = Number(match?.[3]);
-  if (!match || port > 65_535) {
+  const address = splitHostPort(text);
+  if (address === undefined) {
     return { ok: false, error: `${flag} must be host:port, :port or 0 (disabled), got "${text}"` };
   }
-  const host = match[1] ?? match[2];
-  return { ok: true, address: { host: host ? host : undefined, port } };
-}
-
-function isValueFlag(name: string): name is ValueFlag {
-  return (VALUE_FLAGS as readonly string[]).includes(name);
+  return { ok: true, address: { host: address.host || undefined, port: address.port } };
 }
 
 function isLogLevel(level: string): level is LogLevel {

@@ -2,7 +2,7 @@
  * Command-line flags of the controller (env fallbacks where the Deployment passes them). Parsing is pure and
  * returns data: a bad flag yields an error naming it instead of a half-configured process.
  */
-import { type LogLevel, parseLogLevel } from "@swh/kube";
+import { type LogLevel, parseFlags, parseLogLevel, splitHostPort } from "@swh/kube";
 
 /** Parsed configuration; see `USAGE` for each flag. */
 export interface ControllerConfig {
@@ -33,7 +33,7 @@ export const USAGE = `swh-controller — reconciles ServiceWithHealthchecks into
   --version                      print the version and exit
 `;
 
-const FLAGS = new Set([
+const FLAGS = [
   "kubeconfig",
   "namespace",
   "leader-elect",
@@ -41,29 +41,16 @@ const FLAGS = new Set([
   "health-bind-address",
   "log-level",
   "node-not-ready-grace",
-]);
+] as const;
 
 /** Parses `argv` (without node and script) with `env` fallbacks. */
 export function parseConfig(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): ConfigResult {
-  const values = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? "";
-    if (arg === "--version") return { ok: true, version: true };
-    if (!arg.startsWith("--")) return { ok: false, error: `unexpected argument "${arg}"` };
-    const eq = arg.indexOf("=");
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (!FLAGS.has(name)) return { ok: false, error: `unknown flag --${name}` };
-    let value: string | undefined;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else if (name === "leader-elect" && (argv[i + 1] === undefined || argv[i + 1]?.startsWith("--")))
-      value = "true";
-    else value = argv[++i];
-    if (value === undefined) return { ok: false, error: `--${name} needs a value` };
-    values.set(name, value);
-  }
+  const flags = parseFlags(argv, FLAGS, ["leader-elect"]);
+  if (!flags.ok || "version" in flags) return flags;
+  const values = flags.values;
 
   const namespace = values.get("namespace") ?? env.POD_NAMESPACE ?? "";
   if (namespace === "") return { ok: false, error: "--namespace is required (or set POD_NAMESPACE)" };
@@ -113,13 +100,9 @@ function parseBool(value: string): boolean | undefined {
 
 /** `host:port` or `:port` (all interfaces); `[::1]:8080` for IPv6. */
 function parseBindAddress(value: string, flag: string): { host: string; port: number } | { error: string } {
-  const colon = value.lastIndexOf(":");
-  const port = Number(value.slice(colon + 1));
-  if (colon === -1 || !Number.isInteger(port) || port < 0 || port > 65535) {
-    return { error: `${flag}: "${value}" is not host:port` };
-  }
-  const host = value.slice(0, colon).replace(/^\[(.*)\]$/, "$1");
-  return { host: host === "" ? "0.0.0.0" : host, port };
+  const address = splitHostPort(value);
+  if (address === undefined) return { error: `${flag}: "${value}" is not host:port` };
+  return { host: address.host || "0.0.0.0", port: address.port };
 }
 
 /** Go-style durations with one unit: `500ms`, `90s`, `5m`, `1h`. */

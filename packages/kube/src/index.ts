@@ -8,6 +8,7 @@ export {
   type EventType,
   kubeEventSink,
 } from "./event-recorder.js";
+export { type ParsedFlags, parseFlags, splitHostPort } from "./flags.js";
 export {
   type Informer,
   type InformerEvent,

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { parseFlags, splitHostPort } from "../src/index.js";
+
+const NAMES = ["kubeconfig", "log-level", "leader-elect"] as const;
+
+describe("parseFlags", () => {
+  it("reads --flag=value and --flag value, the last occurrence winning", () => {
+    const result = parseFlags(
+      ["--kubeconfig", "/tmp/kc", "--log-level=warn", "--log-level=debug", "--leader-elect=false"],
+      NAMES,
+    );
+    expect(result.ok && "values" in result && Object.fromEntries(result.values)).toEqual({
+      kubeconfig: "/tmp/kc",
+      "log-level": "debug",
+      "leader-elect": "false",
+    });
+  });
+
+  it("keeps an empty value and everything after the first =", () => {
+    const result = parseFlags(["--kubeconfig=", "--log-level=a=b"], NAMES);
+    expect(result.ok && "values" in result && Object.fromEntries(result.values)).toEqual({
+      kubeconfig: "",
+      "log-level": "a=b",
+    });
+  });
+
+  it("returns no values for flags that were not given", () => {
+    const result = parseFlags([], NAMES);
+    expect(result.ok && "values" in result && result.values.size).toBe(0);
+  });
+
+  it("answers --version wherever it stands", () => {
+    expect(parseFlags(["--log-level=info", "--version", "--frobnicate"], NAMES)).toEqual({
+      ok: true,
+      version: true,
+    });
+  });
+
+  it.each([
+    [["--leader-elect"], "true"],
+    [["--leader-elect", "--log-level=info"], "true"],
+    [["--leader-elect", "false"], "false"],
+  ])("reads a boolean flag %j as %s", (argv, value) => {
+    const result = parseFlags(argv, NAMES, ["leader-elect"]);
+    expect(result.ok && "values" in result && result.values.get("leader-elect")).toBe(value);
+  });
+
+  it.each([
+    [["--frobnicate"], "unknown flag --frobnicate"],
+    [["--frobnicate=1"], "unknown flag --frobnicate"],
+    [["stray"], 'unexpected argument "stray"'],
+    [["-v"], 'unexpected argument "-v"'],
+    [["--kubeconfig"], "--kubeconfig needs a value"],
+    [["--leader-elect"], "--leader-elect needs a value"],
+  ])("rejects %j with %j", (argv, error) => {
+    expect(parseFlags(argv, NAMES)).toEqual({ ok: false, error });
+  });
+});
+
+describe("splitHostPort", () => {
+  it.each([
+    ["127.0.0.1:8080", { host: "127.0.0.1", port: 8080 }],
+    ["localhost:0", { host: "localhost", port: 0 }],
+    [":8081", { host: "", port: 8081 }],
+    ["[::1]:9090", { host: "::1", port: 9090 }],
+    ["[::]:65535", { host: "::", port: 65535 }],
+  ])("splits %s", (text, address) => {
+    expect(splitHostPort(text)).toEqual(address);
+  });
+
+  it.each([["8080"], ["localhost"], [":70000"], [":"], [":http"], ["::1:8080"], ["[::1]"], [""]])(
+    "rejects %j",
+    (text) => {
+      expect(splitHostPort(text)).toBeUndefined();
+    },
+  );
+});
