@@ -42,6 +42,12 @@ version_of() {
   sed -n 's/^  "version": "\(.*\)",$/\1/p' "$ROOT/apps/$1/package.json"
 }
 
+# entrypoint_of APP: node, the app's Node flags (swh.nodeFlags in its package.json, ADR 0011), the bundle.
+entrypoint_of() {
+  "$NODE_BIN" -e 'const p = require(process.argv[1]); process.stdout.write(JSON.stringify(
+    ["/usr/local/bin/node", ...(p.swh?.nodeFlags ?? []), "/app/main.mjs"]))' "$ROOT/apps/$1/package.json"
+}
+
 if [[ $bundle -eq 1 ]]; then
   # shellcheck source=/dev/null
   source "$ROOT/scripts/toolchain.sh" && swh_ensure_toolchain >/dev/null
@@ -80,7 +86,7 @@ for app in "${apps[@]}"; do
     --user "$USER_ID:$USER_ID" \
     --workingdir /app \
     --env NODE_ENV=production \
-    --entrypoint '["/usr/local/bin/node", "/app/main.mjs"]' \
+    --entrypoint "$(entrypoint_of "$app")" \
     --cmd '[]' \
     --label "org.opencontainers.image.title=swh-$app" \
     --label "org.opencontainers.image.version=$version" \

@@ -52,6 +52,16 @@ describe.each(APPS)("the %s image", (app) => {
       env: { ...process.env, CONTAINERS_CONF: join(DEPLOY_DIR, "images/containers.conf") },
     });
     expect(config.stdout.trim()).toBe("65534:65534");
+    const entrypoint = run(
+      "podman",
+      ["image", "inspect", "--format", "{{json .Config.Entrypoint}}", image(app)],
+      {
+        env: { ...process.env, CONTAINERS_CONF: join(DEPLOY_DIR, "images/containers.conf") },
+      },
+    );
+    const flags =
+      JSON.parse(readFileSync(join(ROOT_DIR, "apps", app, "package.json"), "utf8")).swh?.nodeFlags ?? [];
+    expect(JSON.parse(entrypoint.stdout)).toEqual(["/usr/local/bin/node", ...flags, "/app/main.mjs"]);
   });
 
   it("cannot write to its root filesystem and does not run as root", () => {

@@ -8,7 +8,7 @@ import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@swh/testenv";
 import { freePort } from "./free-port.js";
-import { type AppName, bundlePath } from "./repo-paths.js";
+import { type AppName, bundlePath, nodeFlags } from "./repo-paths.js";
 
 export interface AppProcessOptions {
   app: AppName;
@@ -53,6 +53,7 @@ export async function startApp(opts: AppProcessOptions): Promise<AppProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      ...nodeFlags(opts.app),
       ...(opts.nodeArgs ?? []),
       bundle,
       `--kubeconfig=${opts.kubeconfigPath}`,

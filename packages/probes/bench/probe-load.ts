@@ -3,8 +3,11 @@
  * (HTTP only, TCP only, both) so CPU per 1,000 probes is attributed per kind. Targets run in a child process
  * (bench/target-servers.ts) so process.cpuUsage() here is the prober's alone. Run inside the network namespace:
  *
- *   bash scripts/netns.sh pnpm --filter @swh/probes bench            # builds dist, then runs this file
- *   bash scripts/netns.sh node packages/probes/bench/probe-load.ts --http 1000 --tcp 1000 --duration 60
+ *   bash scripts/netns.sh pnpm --filter @swh/probes bench     # builds dist, then each phase in its own process
+ *   bash scripts/netns.sh node --max-semi-space-size=4 packages/probes/bench/probe-load.ts --phases both
+ *
+ * One process per phase, so a phase's peak RSS is its own. `--max-semi-space-size=4` is how the agent image
+ * runs Node (ADR 0011): without it V8 grows the young generation to 64 MB under this allocation rate.
  *
  * Options: --http N (1000) --tcp N (1000) --period ms (1000) --duration s (60) --timeout ms (1000)
  *          --max-concurrent N (256) --phases http,tcp,both --http-impl swh|undici-client
@@ -15,7 +18,6 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type ProbeResult, ProbeScheduler, probeHttp, probeTcp } from "@swh/probes";
-import { Client } from "undici";
 import { benchAddress, HTTP_PORT, TCP_PORT } from "./target-servers.ts";
 
 const { values } = parseArgs({
@@ -47,6 +49,8 @@ interface Target {
 
 /** The naive comparison point: a fresh undici Client per probe. */
 async function probeHttpWithUndiciClient(t: Target, signal: AbortSignal): Promise<ProbeResult> {
+  // Loaded only when compared against: its code would otherwise count in the prober's RSS.
+  const { Client } = await import("undici");
   const started = performance.now();
   const client = new Client(`http://${t.host}:${t.port}`, {
     headersTimeout: timeoutMs,

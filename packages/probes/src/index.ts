@@ -30,6 +30,7 @@ export {
 } from "./probe-result.js";
 export { probeTcp } from "./probe-tcp.js";
 export {
+  DEFAULT_TICK_MS,
   ProbeScheduler,
   type ProbeSchedulerOptions,
   type ProbeTiming,

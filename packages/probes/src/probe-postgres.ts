@@ -3,7 +3,7 @@
  * its first value (SPEC §2.2). The connection is destroyed at the deadline whatever phase it is in.
  */
 import type { PostgresTlsMode } from "@swh/crd-types";
-import pg from "pg";
+import type pg from "pg";
 import { runAttempt } from "./internal/attempt.js";
 import { checkAddress, formatAddress } from "./internal/check-address.js";
 import { guardStream, PROTOCOL_PARSE_FAILED, RESPONSE_TOO_LARGE } from "./internal/guard-stream.js";
@@ -33,6 +33,14 @@ export interface PostgresProbeConfig {
   dbName?: string;
   query?: string;
   credentials: PostgresCredentials;
+}
+
+/** pg is loaded by the first PostgreSQL probe: loading it costs about 12 MB of RSS, which a process that never
+ * probes PostgreSQL (most agents, TCP/HTTP-only users of this package) should not pay. */
+let pgModule: Promise<typeof pg> | undefined;
+function loadPg(): Promise<typeof pg> {
+  pgModule ??= import("pg").then((m) => m.default);
+  return pgModule;
 }
 
 /** Bound on bytes a server may send during one probe (a health query's answer is tiny). */
@@ -114,6 +122,17 @@ export function probePostgres(
   if (!config.credentials?.user) throw new ProbeConfigError("credentials.user", "is required");
   const ssl = postgresSslOption(config.credentials);
   const query = config.query ?? "select 1";
+  return loadPg().then((pgLib) => runPostgresAttempt(pgLib, target, config, ssl, query, opts));
+}
+
+function runPostgresAttempt(
+  pgLib: typeof pg,
+  target: ProbeAddress,
+  config: PostgresProbeConfig,
+  ssl: SslOption,
+  query: string,
+  opts: ProbeOptions,
+): Promise<ProbeResult> {
   return runAttempt(opts, (attempt) => {
     let phase = "connecting";
     const setPhase = (p: string) => {
@@ -121,7 +140,7 @@ export function probePostgres(
       attempt.phase(p);
     };
     // Every field is explicit so PG* environment variables and ~/.pgpass of the prober never leak in.
-    const client = new pg.Client({
+    const client = new pgLib.Client({
       host: target.host,
       port: target.port,
       user: config.credentials.user,

@@ -6,8 +6,14 @@
  * targets added together spread out, like the kubelet's worker start), then every `periodMs` on a fixed grid
  * (a slow probe never shifts the grid). When a slot comes while the previous probe of the target is still
  * running or waiting for a concurrency slot, that slot is skipped: at most one probe per target at a time.
+ *
+ * Cost: every target's next slot sits in one min-heap and a single timer is armed for the earliest. Wake-ups
+ * happen on multiples of `tickMs` (default 5 ms) and start every slot due by then, so a probe starts up to one
+ * tick late and never early. With thousands of targets, waking the process once per probe costs more CPU
+ * than the probe's own connect (measured: bench/probe-load.ts); one wake-up per tick shares it.
  */
 import { type Clock, systemClock, type TimerHandle } from "./clock.js";
+import { type DueItem, DueQueue } from "./internal/due-queue.js";
 import type { ProbeResult } from "./probe-result.js";
 import {
   initialThresholdState,
@@ -49,6 +55,8 @@ export interface ProbeSchedulerOptions<P> {
   /** Called after every probe (metrics). */
   onResult?: (id: string, result: ProbeResult, timing: ProbeTiming) => void;
   clock?: Clock;
+  /** Wake-up granularity in ms (default `DEFAULT_TICK_MS`): slots are started at the next multiple of it. */
+  tickMs?: number;
   /** Uniform [0, 1) source for the start jitter. */
   random?: () => number;
   /** Aborting it stops the scheduler, like `stop()`. */
@@ -60,25 +68,38 @@ export interface ProbeSchedulerOptions<P> {
   onError?: (error: unknown) => void;
 }
 
+/** Default wake-up granularity of the scheduler, in ms. */
+export const DEFAULT_TICK_MS = 5;
+
 interface Entry<P> {
   target: ScheduledTarget<P>;
   state: ThresholdState;
   lastResult?: ProbeResult;
-  timer?: TimerHandle;
-  nextAt: number;
+  /** Bumped when the entry is re-armed, so its older slot still in the heap is recognised and dropped. */
+  generation: number;
   queuedAt: number | undefined;
   inFlight: boolean;
   /** One per target for its lifetime: aborted only when the target is removed (or the scheduler stops). */
   controller: AbortController;
 }
 
+/** An entry's next slot on the grid, as kept in the heap. */
+interface Slot<P> extends DueItem {
+  entry: Entry<P>;
+  generation: number;
+}
+
 /** Schedules probes for many targets under a global concurrency cap; see the file comment for timing. */
 export class ProbeScheduler<P = unknown> {
   readonly #entries = new Map<string, Entry<P>>();
-  readonly #queue: string[] = [];
+  readonly #slots = new DueQueue<Slot<P>>();
+  readonly #queue: Entry<P>[] = [];
+  #timer: TimerHandle | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
   readonly #opts: ProbeSchedulerOptions<P>;
   readonly #clock: Clock;
   readonly #random: () => number;
+  readonly #tickMs: number;
   #running = 0;
   #stopped = false;
 
@@ -88,6 +109,8 @@ export class ProbeScheduler<P = unknown> {
     this.#opts = opts;
     this.#clock = opts.clock ?? systemClock;
     this.#random = opts.random ?? Math.random;
+    this.#tickMs = opts.tickMs ?? DEFAULT_TICK_MS;
+    if (!(this.#tickMs > 0)) throw new RangeError(`tickMs must be > 0, got ${opts.tickMs}`);
     if (opts.signal?.aborted) this.stop();
     else opts.signal?.addEventListener("abort", () => this.stop(), { once: true });
   }
@@ -107,7 +130,7 @@ export class ProbeScheduler<P = unknown> {
     const entry: Entry<P> = {
       target,
       state: target.seed ? seededThresholdState(target.seed.passing) : initialThresholdState(),
-      nextAt: 0,
+      generation: 0,
       queuedAt: undefined,
       inFlight: false,
       controller: new AbortController(),
@@ -120,8 +143,7 @@ export class ProbeScheduler<P = unknown> {
   remove(id: string): void {
     const entry = this.#entries.get(id);
     if (!entry) return;
-    this.#entries.delete(id);
-    if (entry.timer !== undefined) this.#clock.clearTimeout(entry.timer);
+    this.#entries.delete(id); // its slot in the heap is dropped when it comes up
     entry.controller.abort();
   }
 
@@ -130,6 +152,10 @@ export class ProbeScheduler<P = unknown> {
     this.#stopped = true;
     for (const id of [...this.#entries.keys()]) this.remove(id);
     this.#queue.length = 0;
+    this.#slots.clear();
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
   }
 
   /** The current state of a target, or undefined when unknown. */
@@ -193,31 +219,52 @@ export class ProbeScheduler<P = unknown> {
     return state;
   }
 
+  /** Puts `entry`'s next slot at `at`, replacing any earlier one, and wakes up in time for it. */
   #arm(entry: Entry<P>, at: number): void {
-    if (entry.timer !== undefined) this.#clock.clearTimeout(entry.timer);
-    entry.nextAt = at;
-    entry.timer = this.#clock.setTimeout(() => this.#due(entry), Math.max(0, at - this.#clock.now()));
+    entry.generation++;
+    this.#slots.push({ at, seq: 0, entry, generation: entry.generation });
+    if (at < this.#timerAt) this.#wakeAt(at);
   }
 
-  #due(entry: Entry<P>): void {
-    const id = entry.target.id;
-    if (this.#entries.get(id) !== entry) return;
-    const scheduledAt = entry.nextAt;
-    this.#arm(entry, scheduledAt + entry.target.periodMs);
-    if (entry.inFlight || entry.queuedAt !== undefined) return; // previous probe still running: skip this slot
-    entry.queuedAt = scheduledAt;
-    this.#queue.push(id);
+  /** (Re)arms the one timer for the tick boundary at or after `at`. */
+  #wakeAt(at: number): void {
+    const boundary = Math.ceil(at / this.#tickMs) * this.#tickMs;
+    if (boundary === this.#timerAt) return;
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timerAt = boundary;
+    this.#timer = this.#clock.setTimeout(() => this.#tick(), Math.max(0, boundary - this.#clock.now()));
+  }
+
+  /** Queues every target whose slot has come, moves each to its next slot on the grid, re-arms the timer. */
+  #tick(): void {
+    // Node may fire a timer a fraction of a millisecond before performance.now() reaches it: the boundary
+    // it was armed for is what counts.
+    const horizon = Math.max(this.#clock.now(), this.#timerAt);
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    for (let slot = this.#slots.peek(); slot && slot.at <= horizon; slot = this.#slots.peek()) {
+      this.#slots.pop();
+      const { entry } = slot;
+      if (slot.generation !== entry.generation || this.#entries.get(entry.target.id) !== entry) continue;
+      const scheduledAt = slot.at;
+      slot.at = scheduledAt + entry.target.periodMs;
+      this.#slots.push(slot);
+      if (entry.inFlight || entry.queuedAt !== undefined) continue; // previous probe still running: skip
+      entry.queuedAt = scheduledAt;
+      this.#queue.push(entry);
+    }
     this.#pump();
+    const next = this.#slots.peek();
+    if (next && !this.#stopped) this.#wakeAt(next.at);
   }
 
   #pump(): void {
     while (this.#running < this.#opts.maxConcurrent && this.#queue.length > 0) {
-      const id = this.#queue.shift() as string;
-      const entry = this.#entries.get(id);
-      if (!entry || entry.queuedAt === undefined) continue;
+      const entry = this.#queue.shift() as Entry<P>;
       const scheduledAt = entry.queuedAt;
       entry.queuedAt = undefined;
-      this.runOnce(id, scheduledAt).catch((error: unknown) => {
+      if (scheduledAt === undefined || this.#entries.get(entry.target.id) !== entry) continue;
+      this.runOnce(entry.target.id, scheduledAt).catch((error: unknown) => {
         if (this.#opts.onError) this.#opts.onError(error);
         else
           queueMicrotask(() => {

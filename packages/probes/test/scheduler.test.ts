@@ -199,3 +199,36 @@ describe("ProbeScheduler", () => {
     ]);
   });
 });
+
+describe("ProbeScheduler wake-ups", () => {
+  it("starts slots at the next tick boundary, never early, and shares one timer among all targets", async () => {
+    const clock = new ManualClock();
+    const starts: [string, number][] = [];
+    const values = [0.0012, 0.0031, 0.0049, 0.0051];
+    const scheduler = new ProbeScheduler<string>({
+      maxConcurrent: 10,
+      clock,
+      tickMs: 5,
+      random: () => values.shift() ?? 0,
+      onTransition: () => {},
+      run: async (target) => {
+        starts.push([target.id, clock.now()]);
+        return { ok: true, message: "ok", durationMs: 0 };
+      },
+    });
+    // First slots at 1.2, 3.1, 4.9 and 5.1 ms: the first three share the wake-up at 5 ms, the fourth waits for 10.
+    for (const id of ["a", "b", "c", "d"]) scheduler.upsert(aTarget(id));
+    expect(clock.pendingTimers).toBe(1);
+    await clock.advance(4);
+    expect(starts).toEqual([]);
+    await clock.advance(1);
+    expect(starts).toEqual([
+      ["a", 5],
+      ["b", 5],
+      ["c", 5],
+    ]);
+    await clock.advance(5);
+    expect(starts.at(-1)).toEqual(["d", 10]);
+    expect(clock.pendingTimers).toBe(1);
+  });
+});

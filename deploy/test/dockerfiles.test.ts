@@ -1,0 +1,26 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEPLOY_DIR, ROOT_DIR } from "./support/tools.ts";
+
+/** The Node flags an app runs with: `swh.nodeFlags` of its package.json (ADR 0011). */
+function nodeFlags(app: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT_DIR, "apps", app, "package.json"), "utf8"));
+  return pkg.swh?.nodeFlags ?? [];
+}
+
+describe.each(["controller", "agent"])("the %s Dockerfile", (app) => {
+  it("starts Node with the app's flags from its package.json, like build-images.sh does", () => {
+    const dockerfile = readFileSync(join(DEPLOY_DIR, "images", `${app}.Dockerfile`), "utf8");
+    const line = dockerfile.split("\n").find((l) => l.startsWith("ENTRYPOINT "));
+    expect(JSON.parse(line?.slice("ENTRYPOINT ".length) ?? "null")).toEqual([
+      "/nodejs/bin/node",
+      ...nodeFlags(app),
+      "/app/main.mjs",
+    ]);
+  });
+});
+
+it("the agent starts with a small young generation (its RSS budget depends on it)", () => {
+  expect(nodeFlags("agent")).toContain("--max-semi-space-size=4");
+});
