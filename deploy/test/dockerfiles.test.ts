@@ -21,6 +21,6 @@ describe.each(["controller", "agent"])("the %s Dockerfile", (app) => {
   });
 });
 
-it("the agent starts with a small young generation (its RSS budget depends on it)", () => {
-  expect(nodeFlags("agent")).toContain("--max-semi-space-size=4");
+it("the agent starts with V8 favouring memory over speed (its RSS budget depends on it)", () => {
+  expect(nodeFlags("agent")).toContain("--optimize-for-size");
 });

@@ -1,7 +1,6 @@
 /** The agent's executable entry: flags and environment → `runAgent`, SIGTERM → a clean stop. */
-import { createLogger, onShutdown } from "@swh/kube";
+import { createLogger, onShutdown, PooledKubeConfig } from "@swh/kube";
 import { parseAgentConfig } from "./config.js";
-import { PooledKubeConfig } from "./internal/pooled-kube-config.js";
 import { type RunningAgent, runAgent } from "./run-agent.js";
 import { APP_VERSION } from "./version.js";
 

@@ -3,7 +3,7 @@
  * the ops server, the controller and leader election, and shuts down gracefully on SIGTERM (workers stop, the
  * leader Lease is released so a successor takes over at once).
  */
-import { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import { CONTROLLER_LEADER_LEASE } from "@swh/crd-types";
 import {
   createKubeMetrics,
@@ -11,6 +11,7 @@ import {
   createMetricsRegistry,
   EventRecorder,
   onShutdown,
+  PooledKubeConfig,
   runLeaderElection,
   startOpsServer,
 } from "@swh/kube";
@@ -22,7 +23,7 @@ import { APP_VERSION } from "./version.js";
 export const COMPONENT = "network.deckhouse.io/swh-controller";
 
 function loadKubeConfig(config: ControllerConfig): KubeConfig {
-  const kc = new KubeConfig();
+  const kc = new PooledKubeConfig();
   if (config.kubeconfig !== undefined) kc.loadFromFile(config.kubeconfig);
   else if (process.env.KUBERNETES_SERVICE_HOST) kc.loadFromCluster();
   else kc.loadFromDefault();

@@ -11,6 +11,7 @@ import { httpProbe, serviceWithHealthchecks, tcpProbe } from "@swh/crd-types";
 import {
   hasEndpoint,
   installProduct,
+  nodeFlags,
   Product,
   parsePromText,
   readEndpoints,
@@ -28,7 +29,7 @@ const NODE = "footprint-node";
 
 const cp = await startControlPlane();
 const cluster = clusterFromInfo(cp);
-// SWH_BENCH_NODE_ARGS: node flags for the agent, e.g. "--max-semi-space-size=2".
+// The agent runs with its image's Node flags (swh.nodeFlags); SWH_BENCH_NODE_ARGS adds more, e.g. "--v8-pool-size=1".
 const nodeArgs = (process.env.SWH_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const product = new Product(cluster, { logLevel: "warn", nodeArgs });
 const servers: Server[] = [];
@@ -124,7 +125,7 @@ try {
   printFigures(
     `agent footprint: ${PODS} pods × 3 ports × 2 SWHs, period ${PERIOD_S} s, window ${WINDOW_S} s`,
     [
-      ["node flags", nodeArgs.join(" ") || "(none)"],
+      ["node flags", [...nodeFlags("agent"), ...nodeArgs].join(" ") || "(none)"],
       ["probe targets", String(PODS * 3 * 2)],
       ["CPU (% of one core)", (((after.cpuSeconds - before.cpuSeconds) / seconds) * 100).toFixed(2)],
       ["RSS at the end (MB)", (after.rssBytes / 2 ** 20).toFixed(1)],

@@ -29,6 +29,7 @@ export {
 } from "./logger.js";
 export { createKubeMetrics, createMetricsRegistry, type KubeMetrics } from "./metrics.js";
 export { type OpsServer, type OpsServerOptions, startOpsServer } from "./ops-server.js";
+export { DEFAULT_POOL_MAX_AGE_MS, PooledKubeConfig } from "./pooled-kube-config.js";
 export { isRetryableApiError, type RetryOptions, withRetry } from "./retry.js";
 export { onShutdown, type ShutdownOptions } from "./shutdown.js";
 export { fullBucket, type TokenBucketPolicy, type TokenBucketState, takeToken } from "./token-bucket.js";
