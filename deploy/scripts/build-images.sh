@@ -27,13 +27,8 @@ for arg in "$@"; do
 done
 [[ ${#apps[@]} -gt 0 ]] || apps=(controller agent)
 
-# The image tools come from Debian (see docs IMAGES.md); install them when missing and allowed to.
-if ! command -v buildah >/dev/null || ! command -v podman >/dev/null || [[ ! -x /usr/sbin/runc ]]; then
-  [[ "$(id -u)" == 0 ]] || { log "buildah, podman and runc are required: apt-get install -y buildah podman runc"; exit 1; }
-  log "installing buildah podman runc (apt-get)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq buildah podman runc >&2 ||
-    { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq buildah podman runc >&2; }
-fi
+# The image tools come from Debian (see docs IMAGES.md); installed when missing.
+bash "$ROOT/deploy/scripts/install-image-tools.sh"
 [[ -x "$NODE_BIN" ]] || { log "Node binary not found at $NODE_BIN (source scripts/toolchain.sh && swh_ensure_toolchain)"; exit 1; }
 [[ "$("$NODE_BIN" --version)" == v24.* ]] || { log "$NODE_BIN is not Node 24"; exit 1; }
 
