@@ -27,13 +27,7 @@ describe("agent", () => {
     const ip = `${s.net}.5`;
     const web = await s.backend(ip, 8080);
     await s.backend(ip, 9090);
-    await createPod(suite.cluster.kubeConfig, {
-      name: "web-0",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [ip],
-      labels: { app: "web" },
-    });
+    await s.pod("web-0", [ip], { app: "web" });
     await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "web" },
       ports: [
@@ -65,13 +59,7 @@ describe("agent", () => {
     const ip = `${s.net}.5`;
     const b = await s.backend(ip, 8080);
     b.status.set("/strict", 500);
-    await createPod(suite.cluster.kubeConfig, {
-      name: "p",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [ip],
-      labels: { app: "x" },
-    });
+    await s.pod("p", [ip], { app: "x" });
     const spec = (probe: ProbeSpec) => ({
       selector: { app: "x" },
       ports: [{ name: "http", port: 80, targetPort: 8080 }],
@@ -95,13 +83,7 @@ describe("agent", () => {
     const ip = `${s.net}.5`;
     const b = await s.backend(ip, 8080);
     b.status.set("/deep", 503);
-    await createPod(suite.cluster.kubeConfig, {
-      name: "p",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [ip],
-      labels: { app: "x" },
-    });
+    await s.pod("p", [ip], { app: "x" });
     await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
       ports: [{ name: "http", port: 80, targetPort: 8080 }],
@@ -128,13 +110,7 @@ describe("agent", () => {
     const s = await scenario("thresholds");
     const ip = `${s.net}.5`;
     const b = await s.backend(ip, 8080);
-    await createPod(suite.cluster.kubeConfig, {
-      name: "p",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [ip],
-      labels: { app: "x" },
-    });
+    await s.pod("p", [ip], { app: "x" });
     const podStart = Date.now();
     await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
@@ -165,13 +141,7 @@ describe("agent", () => {
     const s = await scenario("terminating");
     const ip = `${s.net}.5`;
     const b = await s.backend(ip, 8080);
-    await createPod(suite.cluster.kubeConfig, {
-      name: "p",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [ip],
-      labels: { app: "x" },
-    });
+    await s.pod("p", [ip], { app: "x" });
     await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
       ports: [{ name: "http", port: 80, targetPort: 8080 }],
@@ -190,22 +160,8 @@ describe("agent", () => {
     const [a, b] = [`${s.net}.5`, `${s.net}.6`];
     await s.backend(a, 8080);
     await s.backend(b, 8081);
-    await createPod(suite.cluster.kubeConfig, {
-      name: "a",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [a],
-      labels: { app: "x" },
-      containerPorts: [{ name: "web", containerPort: 8080 }],
-    });
-    await createPod(suite.cluster.kubeConfig, {
-      name: "b",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [b],
-      labels: { app: "x" },
-      containerPorts: [{ name: "web", containerPort: 8081 }],
-    });
+    await s.pod("a", [a], { app: "x" }, { containerPorts: [{ name: "web", containerPort: 8080 }] });
+    await s.pod("b", [b], { app: "x" }, { containerPorts: [{ name: "web", containerPort: 8081 }] });
     await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
       ports: [{ name: "http", port: 80, targetPort: "web" }],
@@ -221,13 +177,7 @@ describe("agent", () => {
     const ip = `${s.net}.5`;
     const pg = await startPostgres({ host: ip, users: [{ name: "probe", password: "probe-pw" }] });
     suite.cleanup(() => pg.stop());
-    await createPod(suite.cluster.kubeConfig, {
-      name: "db",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [ip],
-      labels: { app: "db" },
-    });
+    await s.pod("db", [ip], { app: "db" });
     await suite.admin.createSwh(s.namespace, "db", {
       selector: { app: "db" },
       ports: [{ name: "pg", port: 5432, targetPort: 5432 }],
@@ -279,13 +229,7 @@ describe("agent", () => {
     await s.backend(theirs, 8080);
     const other = `${s.node}-other`;
     await createNode(suite.cluster.kubeConfig, { name: other });
-    await createPod(suite.cluster.kubeConfig, {
-      name: "mine",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [mine],
-      labels: { app: "x" },
-    });
+    await s.pod("mine", [mine], { app: "x" });
     await createPod(suite.cluster.kubeConfig, {
       name: "theirs",
       namespace: s.namespace,

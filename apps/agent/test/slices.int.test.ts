@@ -3,7 +3,7 @@
  * headless labels, a deleted slice put back; plus the ops endpoints. Same setup as agent.int.test.ts.
  */
 import { LABEL_ADDRESS_FAMILY, LABEL_HEADLESS, LABEL_SERVICE_NAME } from "@swh/crd-types";
-import { createPod, waitFor } from "@swh/testenv";
+import { waitFor } from "@swh/testenv";
 import { describe, expect, it } from "vitest";
 import { published } from "./support/harness.js";
 import { agentSuite, http, tcp } from "./support/suite.js";
@@ -19,13 +19,7 @@ describe("agent slices", () => {
     await s.backend(v4, 8080);
     const b6 = await s.backend(v6, 8080);
     b6.status.set("/healthz", 503);
-    await createPod(suite.cluster.kubeConfig, {
-      name: "p",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [v4, v6],
-      labels: { app: "x" },
-    });
+    await s.pod("p", [v4, v6], { app: "x" });
     await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
       ipFamilyPolicy: "PreferDualStack",
@@ -52,13 +46,7 @@ describe("agent slices", () => {
     const s = await scenario("headless");
     const ip = `${s.net}.5`;
     await s.backend(ip, 8080);
-    await createPod(suite.cluster.kubeConfig, {
-      name: "p",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [ip],
-      labels: { app: "x" },
-    });
+    await s.pod("p", [ip], { app: "x" });
     await suite.admin.createSwh(s.namespace, "db", {
       selector: { app: "x" },
       clusterIP: "None",
@@ -75,13 +63,7 @@ describe("agent slices", () => {
     const ip = `${s.net}.5`;
     const b = await s.backend(ip, 8080);
     b.status.set("/healthz", 500);
-    await createPod(suite.cluster.kubeConfig, {
-      name: "p",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [ip],
-      labels: { app: "x" },
-    });
+    await s.pod("p", [ip], { app: "x" });
     await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
       ports: [{ name: "http", port: 80, targetPort: 8080 }],
@@ -102,13 +84,7 @@ describe("agent slices", () => {
     const s = await scenario("ops");
     const ip = `${s.net}.5`;
     await s.backend(ip, 8080);
-    await createPod(suite.cluster.kubeConfig, {
-      name: "p",
-      namespace: s.namespace,
-      node: s.node,
-      ips: [ip],
-      labels: { app: "x" },
-    });
+    await s.pod("p", [ip], { app: "x" });
     await suite.admin.createSwh(s.namespace, "web", {
       selector: { app: "x" },
       ports: [{ name: "http", port: 80, targetPort: 8080 }],

@@ -4,7 +4,14 @@
  */
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ProbeSpec } from "@swh/crd-types";
-import { createNode, type TestCluster, testCluster, waitFor } from "@swh/testenv";
+import {
+  createNode,
+  createPod,
+  type PodSpecLite,
+  type TestCluster,
+  testCluster,
+  waitFor,
+} from "@swh/testenv";
 import { afterEach, beforeAll } from "vitest";
 import {
   agentKubeConfig,
@@ -32,6 +39,13 @@ export interface Scenario {
   /** `10.244.<octet>`: this test's pod addresses. */
   net: string;
   agent: Awaited<ReturnType<typeof startAgent>>;
+  /** Creates a running pod of this scenario's namespace on its node. */
+  pod(
+    name: string,
+    ips: string[],
+    labels: Record<string, string>,
+    extra?: Partial<PodSpecLite>,
+  ): Promise<void>;
   backend(ip: string, port: number): Promise<Backend>;
   slices(): ReturnType<ReturnType<typeof clients>["slices"]>;
   waitEndpoint(
@@ -78,6 +92,8 @@ export function agentSuite(firstOctet: number): AgentSuite {
       net,
       agent,
       slices,
+      pod: (name, ips, labels, extra) =>
+        createPod(cluster.kubeConfig, { name, namespace, node, ips, labels, ...extra }),
       backend: async (ip, port) => {
         const b = await startBackend(ip, port);
         suite.cleanup(() => b.close());
