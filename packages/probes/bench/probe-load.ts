@@ -10,7 +10,8 @@
  * runs Node (ADR 0011): without it V8 grows the young generation to 64 MB under this allocation rate.
  *
  * Options: --http N (1000) --tcp N (1000) --period ms (1000) --duration s (60) --timeout ms (1000)
- *          --max-concurrent N (256) --phases http,tcp,both --http-impl swh|undici-client
+ *          --max-concurrent N (256) --tick ms (scheduler default) --phases http,tcp,both
+ *          --http-impl swh|undici-client
  *          --server-impl raw|node-http (how the HTTP targets are served; see target-servers.ts)
  */
 import { spawn } from "node:child_process";
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     duration: { type: "string", default: "60" },
     timeout: { type: "string", default: "1000" },
     "max-concurrent": { type: "string", default: "256" },
+    tick: { type: "string" },
     phases: { type: "string", default: "http,tcp,both" },
     "http-impl": { type: "string", default: "swh" },
     "server-impl": { type: "string", default: "raw" },
@@ -39,6 +41,7 @@ const periodMs = Number(values.period);
 const durationMs = Number(values.duration) * 1000;
 const timeoutMs = Number(values.timeout);
 const maxConcurrent = Number(values["max-concurrent"]);
+const tickMs = values.tick === undefined ? undefined : Number(values.tick);
 const httpImpl = values["http-impl"];
 
 interface Target {
@@ -102,6 +105,7 @@ async function runPhase(name: string, targets: readonly Target[]): Promise<Recor
   let measuring = false;
   const scheduler = new ProbeScheduler<Target>({
     maxConcurrent,
+    ...(tickMs === undefined ? {} : { tickMs }),
     run: (target, signal) => run(target.probe, signal),
     onTransition: () => {},
     onResult: (_id, result, timing) => {

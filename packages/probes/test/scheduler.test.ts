@@ -201,10 +201,10 @@ describe("ProbeScheduler", () => {
 });
 
 describe("ProbeScheduler wake-ups", () => {
-  it("starts slots at the next tick boundary, never early, and shares one timer among all targets", async () => {
+  it("starts each slot at the tick boundary nearest to it, sharing one timer among all targets", async () => {
     const clock = new ManualClock();
     const starts: [string, number][] = [];
-    const values = [0.0012, 0.0031, 0.0049, 0.0051];
+    const values = [0.0012, 0.0031, 0.0074, 0.0076];
     const scheduler = new ProbeScheduler<string>({
       maxConcurrent: 10,
       clock,
@@ -216,19 +216,24 @@ describe("ProbeScheduler wake-ups", () => {
         return { ok: true, message: "ok", durationMs: 0 };
       },
     });
-    // First slots at 1.2, 3.1, 4.9 and 5.1 ms: the first three share the wake-up at 5 ms, the fourth waits for 10.
+    // First slots at 1.2, 3.1, 7.4 and 7.6 ms: nearest boundaries 0, 5, 5 and 10 (at most 2.5 ms off).
     for (const id of ["a", "b", "c", "d"]) scheduler.upsert(aTarget(id));
     expect(clock.pendingTimers).toBe(1);
+    await clock.advance(0);
+    expect(starts).toEqual([["a", 0]]);
     await clock.advance(4);
-    expect(starts).toEqual([]);
+    expect(starts).toHaveLength(1);
     await clock.advance(1);
     expect(starts).toEqual([
-      ["a", 5],
+      ["a", 0],
       ["b", 5],
       ["c", 5],
     ]);
     await clock.advance(5);
     expect(starts.at(-1)).toEqual(["d", 10]);
     expect(clock.pendingTimers).toBe(1);
+    // The grid stays the target's own: a's next slot is 1001.2, started at the boundary nearest to it.
+    await clock.advance(990);
+    expect(starts.at(-1)).toEqual(["a", 1000]);
   });
 });
