@@ -1,13 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEPLOY_DIR, ROOT_DIR } from "./support/tools.ts";
-
-/** The Node flags an app runs with: `swh.nodeFlags` of its package.json (ADR 0011). */
-function nodeFlags(app: string): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT_DIR, "apps", app, "package.json"), "utf8"));
-  return pkg.swh?.nodeFlags ?? [];
-}
+import { DEPLOY_DIR, nodeFlags } from "./support/tools.ts";
 
 describe.each(["controller", "agent"])("the %s Dockerfile", (app) => {
   it("starts Node with the app's flags from its package.json, like build-images.sh does", () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createNode, testCluster, waitFor } from "@swh/testenv";
 import { beforeAll, describe, expect, it } from "vitest";
 import { documentedMetrics, exposedMetrics } from "./support/metrics-doc.ts";
-import { DEPLOY_DIR, parseYamlDocuments, ROOT_DIR, run } from "./support/tools.ts";
+import { DEPLOY_DIR, nodeFlags, parseYamlDocuments, ROOT_DIR, run } from "./support/tools.ts";
 
 const APPS = ["controller", "agent"] as const;
 const sizes = new Map<string, number>();
@@ -22,6 +22,13 @@ function podmanRun(app: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   return run("bash", [join(DEPLOY_DIR, "scripts/podman-run.sh"), image(app), ...args], {
     env: { ...process.env, ...env },
   });
+}
+
+/** One field of the image's configuration (`podman image inspect --format`). */
+function inspect(app: string, format: string): string {
+  return run("podman", ["image", "inspect", "--format", format, image(app)], {
+    env: { ...process.env, CONTAINERS_CONF: join(DEPLOY_DIR, "images/containers.conf") },
+  }).stdout.trim();
 }
 
 beforeAll(() => {
@@ -48,20 +55,12 @@ describe.each(APPS)("the %s image", (app) => {
     const result = podmanRun(app, ["--version"]);
     expect(result.stderr).toBe("");
     expect(result.stdout.trim()).toBe(`swh-${app} ${version(app)}`);
-    const config = run("podman", ["image", "inspect", "--format", "{{.Config.User}}", image(app)], {
-      env: { ...process.env, CONTAINERS_CONF: join(DEPLOY_DIR, "images/containers.conf") },
-    });
-    expect(config.stdout.trim()).toBe("65534:65534");
-    const entrypoint = run(
-      "podman",
-      ["image", "inspect", "--format", "{{json .Config.Entrypoint}}", image(app)],
-      {
-        env: { ...process.env, CONTAINERS_CONF: join(DEPLOY_DIR, "images/containers.conf") },
-      },
-    );
-    const flags =
-      JSON.parse(readFileSync(join(ROOT_DIR, "apps", app, "package.json"), "utf8")).swh?.nodeFlags ?? [];
-    expect(JSON.parse(entrypoint.stdout)).toEqual(["/usr/local/bin/node", ...flags, "/app/main.mjs"]);
+    expect(inspect(app, "{{.Config.User}}")).toBe("65534:65534");
+    expect(JSON.parse(inspect(app, "{{json .Config.Entrypoint}}"))).toEqual([
+      "/usr/local/bin/node",
+      ...nodeFlags(app),
+      "/app/main.mjs",
+    ]);
   });
 
   it("cannot write to its root filesystem and does not run as root", () => {

@@ -3,7 +3,7 @@
  * deploy/scripts/build-tools.sh (helm, promtool, kube-rbac-proxy) and the chart renderer.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseAllDocuments } from "yaml";
@@ -16,6 +16,12 @@ export const ROOT_DIR = join(DEPLOY_DIR, "..");
 export const CHART_DIR = join(DEPLOY_DIR, "chart");
 /** Kubernetes version the chart is rendered for (the test control plane's). */
 export const KUBE_VERSION = "1.35.4";
+
+/** The Node flags an app's image starts it with: `swh.nodeFlags` of its package.json (ADR 0011). */
+export function nodeFlags(app: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT_DIR, "apps", app, "package.json"), "utf8"));
+  return pkg.swh?.nodeFlags ?? [];
+}
 
 /** Outcome of a finished child process. */
 export interface RunResult {

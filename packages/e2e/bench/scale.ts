@@ -34,6 +34,7 @@ const cluster = clusterFromInfo(cp);
 // SWH_BENCH_NODE_ARGS: extra Node flags for the controller, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 const nodeArgs = (process.env.SWH_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const product = new Product(cluster, { logLevel: "warn", nodeArgs });
+const stopWatching = new AbortController();
 try {
   await installProduct(cluster);
   const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
@@ -54,7 +55,6 @@ try {
   const plainMs = performance.now() - plainStart;
 
   // Watches on both collections of the SWH namespace; `done` resolves when every Service and status is there.
-  const stopWatching = new AbortController();
   const logger = createLogger({ level: "warn" });
   const services = startInformer<V1Service>({
     kubeConfig: cluster.kubeConfig,
@@ -122,8 +122,8 @@ try {
       ["controller CPU seconds in total", cpu ?? "?"],
     ],
   );
-  stopWatching.abort();
 } finally {
+  stopWatching.abort();
   await product.stop();
   await cp.stop();
 }
