@@ -2,16 +2,9 @@
  * The API writes the controller makes, behind a small interface so reconcilers receive them as a dependency.
  * Every write names our field manager; the status is changed with a JSON merge patch on the status subresource.
  */
-import {
-  CoreV1Api,
-  CustomObjectsApi,
-  DiscoveryV1Api,
-  type KubeConfig,
-  PatchStrategy,
-  setHeaderOptions,
-  type V1Service,
-} from "@kubernetes/client-node";
+import type { KubeConfig, V1Service } from "@kubernetes/client-node";
 import { FIELD_MANAGER_CONTROLLER, GROUP, PLURAL, VERSION } from "@swh/crd-types";
+import { createJsonClient } from "@swh/kube";
 
 /** Writes of the controller. Each rejects with the API error (see `httpStatusOf`). */
 export interface ControllerApi {
@@ -24,7 +17,7 @@ export interface ControllerApi {
   deleteSlice(namespace: string, name: string, uid?: string): Promise<void>;
 }
 
-/** The HTTP status of a client-node API error, or undefined for anything else (network errors...). */
+/** The HTTP status of an API error (`KubeApiError` or client-node's), or undefined for anything else (network errors...). */
 export function httpStatusOf(err: unknown): number | undefined {
   if (typeof err !== "object" || err === null) return undefined;
   const code = (err as { code?: unknown }).code;
@@ -49,46 +42,45 @@ export function describeApiError(err: unknown): string {
   return (status === undefined ? message : `HTTP ${status}: ${message}`).slice(0, 600);
 }
 
-/** The real implementation on a KubeConfig (the controller's own identity). */
+/**
+ * The real implementation on a KubeConfig (the controller's own identity). The writes go through `@swh/kube`'s
+ * JSON client rather than client-node's generated clients (about a third of the controller's CPU during bulk
+ * reconciles, ADR 0012); returned objects are therefore plain JSON, with timestamps as strings.
+ */
 export function createControllerApi(kubeConfig: KubeConfig): ControllerApi {
-  const core = kubeConfig.makeApiClient(CoreV1Api);
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  const discovery = kubeConfig.makeApiClient(DiscoveryV1Api);
-  const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+  const api = createJsonClient(kubeConfig);
+  const fieldManager = { fieldManager: FIELD_MANAGER_CONTROLLER };
+  const services = (namespace: string) => `/api/v1/namespaces/${encodeURIComponent(namespace)}/services`;
   return {
     createService: (service) =>
-      core.createNamespacedService({
-        namespace: service.metadata?.namespace ?? "",
+      api.request<V1Service>({
+        method: "POST",
+        path: services(service.metadata?.namespace ?? ""),
+        query: fieldManager,
         body: service,
-        fieldManager: FIELD_MANAGER_CONTROLLER,
       }),
     replaceService: (service) =>
-      core.replaceNamespacedService({
-        name: service.metadata?.name ?? "",
-        namespace: service.metadata?.namespace ?? "",
+      api.request<V1Service>({
+        method: "PUT",
+        path: `${services(service.metadata?.namespace ?? "")}/${encodeURIComponent(service.metadata?.name ?? "")}`,
+        query: fieldManager,
         body: service,
-        fieldManager: FIELD_MANAGER_CONTROLLER,
       }),
     patchStatus: async (namespace, name, statusPatch) => {
-      const updated = await custom.patchNamespacedCustomObjectStatus(
-        {
-          group: GROUP,
-          version: VERSION,
-          plural: PLURAL,
-          namespace,
-          name,
-          body: { status: statusPatch },
-          fieldManager: FIELD_MANAGER_CONTROLLER,
-        },
-        mergePatch,
-      );
-      return (updated as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
+      const updated = await api.request<{ metadata?: { resourceVersion?: string } }>({
+        method: "PATCH",
+        path: `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(namespace)}/${PLURAL}/${encodeURIComponent(name)}/status`,
+        query: fieldManager,
+        body: { status: statusPatch },
+        contentType: "application/merge-patch+json",
+      });
+      return updated.metadata?.resourceVersion;
     },
     deleteSlice: async (namespace, name, uid) => {
       try {
-        await discovery.deleteNamespacedEndpointSlice({
-          namespace,
-          name,
+        await api.request({
+          method: "DELETE",
+          path: `/apis/discovery.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/endpointslices/${encodeURIComponent(name)}`,
           ...(uid === undefined ? {} : { body: { preconditions: { uid } } }),
         });
       } catch (err) {

@@ -6,7 +6,13 @@
  * 2,000 objects over and over, which would load the API server the two sides share.
  * SWH_BENCH_COUNT changes the count. Run: `./scripts/run bench scale`.
  */
-import { CoreV1Api, CustomObjectsApi, type KubernetesObject, type V1Service } from "@kubernetes/client-node";
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubernetesObject,
+  NetworkingV1Api,
+  type V1Service,
+} from "@kubernetes/client-node";
 import {
   GROUP,
   PLURAL,
@@ -23,7 +29,7 @@ import {
   writesByResource,
 } from "@swh/e2e";
 import { createLogger, startInformer } from "@swh/kube";
-import { clusterFromInfo, startControlPlane } from "@swh/testenv";
+import { clusterFromInfo, startControlPlane, waitFor } from "@swh/testenv";
 import { printFigures } from "./report.ts";
 
 const COUNT = Number(process.env.SWH_BENCH_COUNT ?? 1000);
@@ -39,6 +45,8 @@ try {
   await installProduct(cluster);
   const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
   const custom = cluster.kubeConfig.makeApiClient(CustomObjectsApi);
+  const networking = cluster.kubeConfig.makeApiClient(NetworkingV1Api);
+  const allocatedIPs = async () => (await networking.listIPAddress()).items.length;
   for (const name of ["plain", "swh"]) await core.createNamespace({ body: { metadata: { name } } });
   const controller = await product.startController();
   const ports = [{ name: "http", port: 80, targetPort: 8080 }];
@@ -53,6 +61,16 @@ try {
     }),
   );
   const plainMs = performance.now() - plainStart;
+  const ipsAfterPlain = await allocatedIPs();
+  await inParallel(COUNT, (i) => core.deleteNamespacedService({ namespace: "plain", name: `s-${i}` }));
+  await waitFor(
+    "the plain Services' cluster IPs released",
+    async () => (await allocatedIPs()) <= ipsAfterPlain - COUNT,
+    {
+      timeoutMs: 60_000,
+    },
+  );
+  const ipsBeforeSwh = await allocatedIPs();
 
   // Watches on both collections of the SWH namespace; `done` resolves when every Service and status is there.
   const logger = createLogger({ level: "warn" });
@@ -111,6 +129,10 @@ try {
     `${COUNT} SWHs vs ${COUNT} plain Services (one controller, client concurrency ${CONCURRENCY})`,
     [
       ["plain client: create all Services (s)", (plainMs / 1000).toFixed(2)],
+      [
+        "cluster IPs allocated after the plain phase / before the SWH phase",
+        `${ipsAfterPlain} / ${ipsBeforeSwh}`,
+      ],
       ["SWH: create all SWHs (s)", (createdMs / 1000).toFixed(2)],
       ["SWH: until every Service + status in place (s)", (swhMs / 1000).toFixed(2)],
       ["ratio SWH / plain", (swhMs / plainMs).toFixed(2)],

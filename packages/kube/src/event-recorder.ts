@@ -8,14 +8,10 @@
  * Writes for one Event are serialised so a PATCH never races its CREATE.
  */
 import { randomBytes } from "node:crypto";
-import {
-  EventsV1Api,
-  type EventsV1Event,
-  type KubeConfig,
-  type V1ObjectReference,
-} from "@kubernetes/client-node";
+import type { EventsV1Event, KubeConfig, V1ObjectReference } from "@kubernetes/client-node";
 import { type Clock, systemClock } from "./clock.js";
 import { describeApiError, microTime } from "./internal/api-errors.js";
+import { createJsonClient } from "./json-client.js";
 import type { Logger } from "./logger.js";
 import type { KubeMetrics } from "./metrics.js";
 import { fullBucket, type TokenBucketPolicy, type TokenBucketState, takeToken } from "./token-bucket.js";
@@ -213,20 +209,23 @@ export class EventRecorder {
   }
 }
 
-/** An EventSink writing events.k8s.io/v1 Events with `kubeConfig`. */
+/** An EventSink writing events.k8s.io/v1 Events with `kubeConfig` (through the JSON client). */
 export function kubeEventSink(kubeConfig: KubeConfig): EventSink {
-  const api = kubeConfig.makeApiClient(EventsV1Api);
+  const api = createJsonClient(kubeConfig);
+  const events = (namespace: string) =>
+    `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/events`;
   return {
     async create(namespace, body) {
-      const created = await api.createNamespacedEvent({ namespace, body });
+      const created = await api.request<EventsV1Event>({ method: "POST", path: events(namespace), body });
       return created.metadata?.name ?? "";
     },
     async updateSeries(namespace, name, series) {
-      // client-node sends PATCH bodies as JSON Patch; "add" replaces the member when present.
-      await api.patchNamespacedEvent({
-        namespace,
-        name,
+      // A JSON Patch "add" replaces the member when present.
+      await api.request({
+        method: "PATCH",
+        path: `${events(namespace)}/${encodeURIComponent(name)}`,
         body: [{ op: "add", path: "/series", value: series }],
+        contentType: "application/json-patch+json",
       });
     },
   };

@@ -16,6 +16,13 @@ export {
   type InformerOptions,
   startInformer,
 } from "./informer.js";
+export {
+  createJsonClient,
+  type JsonMethod,
+  type JsonRequest,
+  KubeApiError,
+  type KubeJsonClient,
+} from "./json-client.js";
 export { type LeaderElectionOptions, runLeaderElection } from "./leader-election.js";
 export {
   createLogger,

@@ -3,7 +3,7 @@ import { type AddressInfo, connect, createServer, type Server, type Socket } fro
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { type TestCluster, testCluster } from "@swh/testenv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PooledKubeConfig } from "../src/index.js";
+import { createJsonClient, PooledKubeConfig } from "../src/index.js";
 
 let cluster: TestCluster;
 let proxy: Server;
@@ -81,5 +81,16 @@ describe("PooledKubeConfig against a real API server", () => {
     expect(await connectionsFor(kc, 2)).toBe(0);
     now = 60_000;
     expect(await connectionsFor(kc, 3)).toBe(1);
+  });
+
+  it("lets the JSON client share the pool with the generated clients", async () => {
+    const kc = copyOfAdmin(new PooledKubeConfig());
+    const json = createJsonClient(kc);
+    const before = connections;
+    for (let i = 0; i < 3; i++) {
+      await kc.makeApiClient(CoreV1Api).listNamespace({ limit: 1 });
+      await json.request({ method: "GET", path: "/api/v1/namespaces", query: { limit: "1" } });
+    }
+    expect(connections - before).toBe(1);
   });
 });
