@@ -3,7 +3,9 @@
  * time and API requests, next to a plain client creating 1,000 Services in the same run (ratio; target ≤ 1.5×).
  * The plain Services are selector-less, like the Services the controller manages, so neither side makes the
  * kube-controller-manager write EndpointSlices. Completion is seen through watches (informers), not by listing
- * 2,000 objects over and over, which would load the API server the two sides share.
+ * 2,000 objects over and over, which would load the API server the two sides share. The plain Services are
+ * deleted, and their cluster IPs released, before the SWH phase: the API server's IP allocator costs O(allocated
+ * addresses) per new Service, so leaving them would make every SWH's Service pay for the plain client's (ADR 0012).
  * SWH_BENCH_COUNT changes the count. Run: `./scripts/run bench scale`.
  */
 import {
@@ -66,9 +68,7 @@ try {
   await waitFor(
     "the plain Services' cluster IPs released",
     async () => (await allocatedIPs()) <= ipsAfterPlain - COUNT,
-    {
-      timeoutMs: 60_000,
-    },
+    { timeoutMs: 60_000 },
   );
   const ipsBeforeSwh = await allocatedIPs();
 
