@@ -41,13 +41,13 @@ import { type EventRecorderLike, reconcileSwh, type SwhReconcileDeps } from "./r
 import { nodeOf, SliceIndex, swhKeyOf } from "./slice-index.js";
 import { APP_VERSION } from "./version.js";
 
-/** Runs `onStartedLeading` while this process holds the leader Lease (the `@swh/kube` contract). */
 /**
  * SWH reconciles running at once. A reconcile mostly waits on the API server (Service write, status patch), so
  * several in flight keep a burst of new SWHs from queueing behind each other; the queue never runs one key twice.
  */
 const SWH_WORKERS = 8;
 
+/** Runs `onStartedLeading` while this process holds the leader Lease (the `@swh/kube` contract). */
 export type LeaderElector = (opts: {
   onStartedLeading(signal: AbortSignal): void;
   onStoppedLeading(): void;

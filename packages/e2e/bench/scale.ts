@@ -6,8 +6,13 @@
  * 2,000 objects over and over, which would load the API server the two sides share. The plain Services are
  * deleted, and their cluster IPs released, before the SWH phase: the API server's IP allocator costs O(allocated
  * addresses) per new Service, so leaving them would make every SWH's Service pay for the plain client's (ADR 0012).
+ * Each phase also prints the CPU seconds of every process on the machine that takes part (API server, etcd,
+ * kube-controller-manager, our controller, this bench as the client) and how busy that kept the cores: when the
+ * cores are saturated, the ratio is bounded by the work the cluster does, not by waiting.
  * SWH_BENCH_COUNT changes the count. Run: `./scripts/run bench scale`.
  */
+
+import { availableParallelism } from "node:os";
 import {
   CoreV1Api,
   CustomObjectsApi,
@@ -27,15 +32,17 @@ import {
   installProduct,
   Product,
   readApiServerMetrics,
+  readProcStats,
   sumSamples,
   writesByResource,
 } from "@swh/e2e";
 import { createLogger, startInformer } from "@swh/kube";
-import { clusterFromInfo, startControlPlane, waitFor } from "@swh/testenv";
+import { clusterFromInfo, controlPlanePids, startControlPlane, waitFor } from "@swh/testenv";
 import { printFigures } from "./report.ts";
 
 const COUNT = Number(process.env.SWH_BENCH_COUNT ?? 1000);
 const CONCURRENCY = 16;
+const CORES = availableParallelism();
 
 const cp = await startControlPlane();
 const cluster = clusterFromInfo(cp);
@@ -51,10 +58,25 @@ try {
   const allocatedIPs = async () => (await networking.listIPAddress()).items.length;
   for (const name of ["plain", "swh"]) await core.createNamespace({ body: { metadata: { name } } });
   const controller = await product.startController();
+  const pids = controlPlanePids(cp);
+  /** CPU seconds so far of each process taking part. */
+  const cpuNow = (): Record<string, number> => {
+    const self = process.cpuUsage();
+    const cpu: Record<string, number> = {
+      apiserver: readProcStats(pids.apiServer).cpuSeconds,
+      etcd: readProcStats(pids.etcd).cpuSeconds,
+      controller: readProcStats(controller.pid).cpuSeconds,
+      "bench client": (self.user + self.system) / 1e6,
+    };
+    if (pids.controllerManager !== undefined)
+      cpu["kube-controller-manager"] = readProcStats(pids.controllerManager).cpuSeconds;
+    return cpu;
+  };
   const ports = [{ name: "http", port: 80, targetPort: 8080 }];
   const spec = { ports, selector: { app: "x" } };
 
   // Plain client: 1,000 selector-less Services.
+  const plainCpuBefore = cpuNow();
   const plainStart = performance.now();
   await inParallel(COUNT, (i) =>
     core.createNamespacedService({
@@ -63,6 +85,7 @@ try {
     }),
   );
   const plainMs = performance.now() - plainStart;
+  const plainCpu = cpuSpent(plainCpuBefore, cpuNow());
   const ipsAfterPlain = await allocatedIPs();
   await inParallel(COUNT, (i) => core.deleteNamespacedService({ namespace: "plain", name: `s-${i}` }));
   await waitFor(
@@ -107,6 +130,7 @@ try {
 
   // The product: 1,000 SWHs, then wait for every Service and every status.
   const requestsBefore = await readApiServerMetrics(cp);
+  const swhCpuBefore = cpuNow();
   const swhStart = performance.now();
   await inParallel(COUNT, (i) =>
     custom.createNamespacedCustomObject({
@@ -120,6 +144,7 @@ try {
   const createdMs = performance.now() - swhStart;
   await done;
   const swhMs = performance.now() - swhStart;
+  const swhCpu = cpuSpent(swhCpuBefore, cpuNow());
   const requestsAfter = await readApiServerMetrics(cp);
   const all = (samples: typeof requestsAfter) => sumSamples(samples, "apiserver_request_total");
   const writes = diffCounts(writesByResource(requestsBefore), writesByResource(requestsAfter));
@@ -136,6 +161,12 @@ try {
       ["SWH: create all SWHs (s)", (createdMs / 1000).toFixed(2)],
       ["SWH: until every Service + status in place (s)", (swhMs / 1000).toFixed(2)],
       ["ratio SWH / plain", (swhMs / plainMs).toFixed(2)],
+      ["plain phase: CPU seconds by process", describeCpu(plainCpu)],
+      ["SWH phase: CPU seconds by process", describeCpu(swhCpu)],
+      [
+        `cores busy (of ${CORES}): plain phase / SWH phase`,
+        `${busy(plainCpu, plainMs)} / ${busy(swhCpu, swhMs)}`,
+      ],
       [
         "API requests during the SWH phase (all, incl. the bench's own watches)",
         String(all(requestsAfter) - all(requestsBefore)),
@@ -148,6 +179,22 @@ try {
   stopWatching.abort();
   await product.stop();
   await cp.stop();
+}
+
+/** CPU seconds each process spent between two readings. */
+function cpuSpent(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(after).map(([name, s]) => [name, s - (before[name] ?? 0)]));
+}
+
+function describeCpu(cpu: Record<string, number>): string {
+  const total = Object.values(cpu).reduce((a, b) => a + b, 0);
+  const parts = Object.entries(cpu).map(([name, s]) => `${name} ${s.toFixed(1)}`);
+  return `${total.toFixed(1)} (${parts.join(", ")})`;
+}
+
+/** Average number of cores the processes kept busy over `ms`. */
+function busy(cpu: Record<string, number>, ms: number): string {
+  return (Object.values(cpu).reduce((a, b) => a + b, 0) / (ms / 1000)).toFixed(2);
 }
 
 async function inParallel(count: number, fn: (i: number) => Promise<unknown>): Promise<void> {

@@ -6,6 +6,7 @@ export {
   startControlPlane,
 } from "./control-plane.js";
 export type { ControlPlaneInfo } from "./control-plane-info.js";
+export { type ControlPlanePids, controlPlanePids } from "./control-plane-pids.js";
 export { type ClusterEndpoint, kubeConfigForToken, kubeconfigYaml } from "./kubeconfig.js";
 export { type CertificateAuthority, type CertKeyPair, type IssueOptions, makeCa } from "./make-ca.js";
 export { createNode, deleteNode, type NodeSpecLite, setNodeReady, ZONE_LABEL } from "./nodes.js";

@@ -1,6 +1,7 @@
+import { readFileSync } from "node:fs";
 import { CoreV1Api, CustomObjectsApi, Watch } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { testCluster, waitFor } from "../src/index.ts";
+import { controlPlanePids, testCluster, waitFor } from "../src/index.ts";
 
 const CRD_AND_INSTANCE = `
 apiVersion: apiextensions.k8s.io/v1
@@ -126,5 +127,22 @@ describe("restartApiServer", () => {
     ).rejects.toThrow("thrown by whileDown");
     expect(answeredWhileDown).toBe(false);
     expect((await core.listNamespace()).items.length).toBeGreaterThan(0);
+  });
+
+  it("controlPlanePids names the running processes, and the new API server after a restart", async () => {
+    const cluster = await testCluster();
+    // /proc/<pid>/comm holds the first 15 bytes of the executable's name.
+    const command = (pid: number | undefined) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+    const before = controlPlanePids(cluster.info);
+    expect(command(before.etcd)).toBe("etcd");
+    expect(command(before.apiServer)).toBe("kube-apiserver");
+    expect(command(before.controllerManager)).toBe("kube-controller");
+
+    await cluster.restartApiServer();
+
+    const after = controlPlanePids(cluster.info);
+    expect(after.apiServer).not.toBe(before.apiServer);
+    expect(command(after.apiServer)).toBe("kube-apiserver");
+    expect(after.etcd).toBe(before.etcd);
   });
 });
