@@ -12,10 +12,13 @@
  * Options: --http N (1000) --tcp N (1000) --period ms (1000) --duration s (60) --timeout ms (1000)
  *          --max-concurrent N (256) --tick ms (scheduler default) --phases http,tcp,both
  *          --http-impl swh|undici-client
+ *          --tcp-impl swh|bare-socket (bare-socket: `net.connect` + `destroy` under the same scheduler, no deadline
+ *          or result handling: what Node's socket layer and the scheduler cost without the probe itself)
  *          --server-impl raw|node-http (how the HTTP targets are served; see target-servers.ts)
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type ProbeResult, ProbeScheduler, probeHttp, probeTcp } from "@swh/probes";
@@ -32,6 +35,7 @@ const { values } = parseArgs({
     tick: { type: "string" },
     phases: { type: "string", default: "http,tcp,both" },
     "http-impl": { type: "string", default: "swh" },
+    "tcp-impl": { type: "string", default: "swh" },
     "server-impl": { type: "string", default: "raw" },
   },
 });
@@ -43,6 +47,7 @@ const timeoutMs = Number(values.timeout);
 const maxConcurrent = Number(values["max-concurrent"]);
 const tickMs = values.tick === undefined ? undefined : Number(values.tick);
 const httpImpl = values["http-impl"];
+const tcpImpl = values["tcp-impl"];
 
 interface Target {
   kind: "http" | "tcp";
@@ -87,8 +92,23 @@ async function probeHttpWithUndiciClient(t: Target, signal: AbortSignal): Promis
   }
 }
 
+/** The floor for a TCP check in Node: connect, close, nothing else (no deadline, no cancellation). */
+function connectAndClose(t: Target): Promise<ProbeResult> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: t.host, port: t.port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve({ ok: true, message: "connected", durationMs: 0 });
+    });
+    socket.once("error", (err) =>
+      resolve({ ok: false, reason: "Error", message: err.message, durationMs: 0 }),
+    );
+  });
+}
+
 function run(t: Target, signal: AbortSignal): Promise<ProbeResult> {
-  if (t.kind === "tcp") return probeTcp(t, { timeoutMs, signal });
+  if (t.kind === "tcp")
+    return tcpImpl === "bare-socket" ? connectAndClose(t) : probeTcp(t, { timeoutMs, signal });
   if (httpImpl === "undici-client") return probeHttpWithUndiciClient(t, signal);
   return probeHttp(t, { path: "/healthz" }, { timeoutMs, signal });
 }
@@ -153,6 +173,7 @@ async function runPhase(name: string, targets: readonly Target[]): Promise<Recor
     phase: name,
     targets: targets.length,
     httpImpl: targets.some((t) => t.kind === "http") ? httpImpl : undefined,
+    tcpImpl: targets.some((t) => t.kind === "tcp") ? tcpImpl : undefined,
     probesPerSecond: Math.round((probes / wall) * 10) / 10,
     cpuSecondsPer1000Probes: Math.round((cpuSeconds / probes) * 1000 * 1000) / 1000,
     cpuUserSeconds: cpu.user / 1e6,
