@@ -1,7 +1,8 @@
+import { getEventListeners } from "node:events";
 import { makeCa } from "@swh/testenv";
 import { describe, expect, it } from "vitest";
 import { ProbeConfigError, probeHttp } from "../src/index.js";
-import { closedPort, startHttpServer } from "./helpers/servers.js";
+import { closedPort, startHttpServer, startTcpServer } from "./helpers/servers.js";
 
 const HOST = "127.0.0.1";
 /** A deadline no exchange on loopback needs, however loaded the machine: no test here expects a Timeout. */
@@ -149,5 +150,33 @@ describe("probeHttp over TLS", () => {
       opts,
     );
     expect(result).toMatchObject({ ok: false, reason: "TLSError" });
+  });
+
+  it("ends at once when cancelled mid-exchange, closes the connection and stops listening to the signal", async () => {
+    let accepted!: () => void;
+    const connected = new Promise<void>((resolve) => {
+      accepted = resolve;
+    });
+    let closed!: () => void;
+    const sawClose = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    // Accepts and reads the request, never answers.
+    const server = await startTcpServer(HOST, (socket) => {
+      socket.resume();
+      socket.on("close", closed);
+      accepted();
+    });
+    const controller = new AbortController();
+    const { signal } = controller;
+    const probe = probeHttp({ host: HOST, port: server.port }, {}, { ...opts, signal });
+    await connected;
+    expect(getEventListeners(signal, "abort")).toHaveLength(1);
+    controller.abort();
+    const result = await probe;
+    expect(result).toMatchObject({ ok: false, reason: "Error" });
+    expect(result.message).toMatch(/cancelled while (connecting|waiting for response headers)/);
+    await sawClose;
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 });
