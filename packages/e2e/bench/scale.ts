@@ -186,15 +186,18 @@ function cpuSpent(before: Record<string, number>, after: Record<string, number>)
   return Object.fromEntries(Object.entries(after).map(([name, s]) => [name, s - (before[name] ?? 0)]));
 }
 
+function totalCpu(cpu: Record<string, number>): number {
+  return Object.values(cpu).reduce((a, b) => a + b, 0);
+}
+
 function describeCpu(cpu: Record<string, number>): string {
-  const total = Object.values(cpu).reduce((a, b) => a + b, 0);
   const parts = Object.entries(cpu).map(([name, s]) => `${name} ${s.toFixed(1)}`);
-  return `${total.toFixed(1)} (${parts.join(", ")})`;
+  return `${totalCpu(cpu).toFixed(1)} (${parts.join(", ")})`;
 }
 
 /** Average number of cores the processes kept busy over `ms`. */
 function busy(cpu: Record<string, number>, ms: number): string {
-  return (Object.values(cpu).reduce((a, b) => a + b, 0) / (ms / 1000)).toFixed(2);
+  return (totalCpu(cpu) / (ms / 1000)).toFixed(2);
 }
 
 async function inParallel(count: number, fn: (i: number) => Promise<unknown>): Promise<void> {

@@ -218,7 +218,8 @@ async function startProcesses(
         "--use-service-account-credentials=false",
       ],
     };
-    superviseControllerManager(controllerManager, started, lifecycle);
+    // Restarts (a second or more from now) update the state file written below.
+    superviseControllerManager(controllerManager, statePath, started, lifecycle);
   }
 
   const state: ControlPlaneState = { info, etcd, apiServer, controllerManager };
@@ -230,16 +231,19 @@ async function startProcesses(
  * Starts kube-controller-manager and starts it again when it exits on its own (at most
  * {@link MAX_CONTROLLER_MANAGER_RESTARTS} times). It exits by design when the apiserver is not healthy
  * within 10 s of its start, which happens when a test restarts the apiserver right then. The current
- * process is the one in `started` (teardown kills it); `recorded.pid` is the current one too.
+ * process is the one in `started` (teardown kills it); `recorded.pid` is the current one too, and a restart
+ * records it in the state file (read, change that one field, write, as `restartApiServer()` does for its own).
  */
 function superviseControllerManager(
   recorded: RecordedProcess,
+  statePath: string,
   started: ManagedProcess[],
   lifecycle: { stopping: boolean },
   restarts = 0,
 ): void {
   const proc = spawnLogged("kube-controller-manager", recorded.command, recorded.args, recorded.logPath);
   recorded.pid = proc.pid;
+  if (restarts > 0) writeState(statePath, { ...readState(statePath), controllerManager: recorded });
   const index = started.findIndex((p) => p.name === "kube-controller-manager");
   if (index >= 0) started[index] = proc;
   else started.push(proc);
@@ -252,7 +256,8 @@ function superviseControllerManager(
     );
     if (again) {
       setTimeout(() => {
-        if (!lifecycle.stopping) superviseControllerManager(recorded, started, lifecycle, restarts + 1);
+        if (!lifecycle.stopping)
+          superviseControllerManager(recorded, statePath, started, lifecycle, restarts + 1);
       }, 1_000).unref();
     }
   });

@@ -43,7 +43,8 @@ const START_ATTEMPTS = 3;
 async function startAgain(statePath: string, state: ReturnType<typeof readState>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const proc = spawnApiServer(state.apiServer, { unref: true });
-    writeState(statePath, { ...state, apiServer: { ...state.apiServer, pid: proc.pid } });
+    // Read again: the kube-controller-manager's supervisor may have recorded a restart meanwhile.
+    writeState(statePath, { ...readState(statePath), apiServer: { ...state.apiServer, pid: proc.pid } });
     try {
       await waitForApiServer(proc, {
         server: state.info.server,

@@ -131,8 +131,6 @@ describe("restartApiServer", () => {
 
   it("controlPlanePids names the running processes, and the new API server after a restart", async () => {
     const cluster = await testCluster();
-    // /proc/<pid>/comm holds the first 15 bytes of the executable's name.
-    const command = (pid: number | undefined) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
     const before = controlPlanePids(cluster.info);
     expect(command(before.etcd)).toBe("etcd");
     expect(command(before.apiServer)).toBe("kube-apiserver");
@@ -145,4 +143,22 @@ describe("restartApiServer", () => {
     expect(command(after.apiServer)).toBe("kube-apiserver");
     expect(after.etcd).toBe(before.etcd);
   });
+
+  it("controlPlanePids follows kube-controller-manager when its supervisor starts it again", async () => {
+    const cluster = await testCluster();
+    const before = controlPlanePids(cluster.info).controllerManager;
+    expect(command(before)).toBe("kube-controller");
+    process.kill(before as number, "SIGKILL");
+    let after: number | undefined;
+    await waitFor("kube-controller-manager started again and recorded", () => {
+      after = controlPlanePids(cluster.info).controllerManager;
+      return after !== undefined && after !== before;
+    });
+    expect(command(after)).toBe("kube-controller");
+  });
 });
+
+/** The process name of `pid`: /proc/<pid>/comm holds the first 15 bytes of the executable's name. */
+function command(pid: number | undefined): string {
+  return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+}
