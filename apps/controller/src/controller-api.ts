@@ -6,15 +6,27 @@ import type { KubeConfig, V1Service } from "@kubernetes/client-node";
 import { FIELD_MANAGER_CONTROLLER, GROUP, PLURAL, VERSION } from "@swh/crd-types";
 import { createJsonClient } from "@swh/kube";
 
-/** Writes of the controller. Each rejects with the API error (see `httpStatusOf`). */
+/**
+ * Writes of the controller. Each rejects with the API error (see `httpStatusOf`), and with an abort error once
+ * `signal` aborts: a reconcile passes its leadership term's signal (plus a timeout), so a replica that lost the
+ * Lease has no write still under way when a successor starts.
+ */
 export interface ControllerApi {
-  createService(service: V1Service): Promise<V1Service>;
+  createService(service: V1Service, signal?: AbortSignal): Promise<V1Service>;
   /** Replaces the Service; `service.metadata.resourceVersion` makes it fail with 409 when the cache was stale. */
-  replaceService(service: V1Service): Promise<V1Service>;
-  /** Merge-patches `status` of the SWH through the status subresource; resolves with the new resourceVersion. */
-  patchStatus(namespace: string, name: string, statusPatch: unknown): Promise<string | undefined>;
+  replaceService(service: V1Service, signal?: AbortSignal): Promise<V1Service>;
+  /**
+   * Merge-patches `status` of the SWH through the status subresource, only if the SWH is still at
+   * `resourceVersion` (409 otherwise: someone — e.g. a newer leader — wrote since); resolves with the new
+   * resourceVersion.
+   */
+  patchStatus(
+    target: { namespace: string; name: string; resourceVersion: string | undefined },
+    statusPatch: unknown,
+    signal?: AbortSignal,
+  ): Promise<string | undefined>;
   /** Deletes an EndpointSlice; a slice already gone counts as deleted. */
-  deleteSlice(namespace: string, name: string, uid?: string): Promise<void>;
+  deleteSlice(namespace: string, name: string, uid?: string, signal?: AbortSignal): Promise<void>;
 }
 
 /** The HTTP status of an API error (`KubeApiError` or client-node's), or undefined for anything else (network errors...). */
@@ -52,36 +64,44 @@ export function createControllerApi(kubeConfig: KubeConfig): ControllerApi {
   const fieldManager = { fieldManager: FIELD_MANAGER_CONTROLLER };
   const services = (namespace: string) => `/api/v1/namespaces/${encodeURIComponent(namespace)}/services`;
   return {
-    createService: (service) =>
+    createService: (service, signal) =>
       api.request<V1Service>({
         method: "POST",
         path: services(service.metadata?.namespace ?? ""),
         query: fieldManager,
         body: service,
+        ...(signal === undefined ? {} : { signal }),
       }),
-    replaceService: (service) =>
+    replaceService: (service, signal) =>
       api.request<V1Service>({
         method: "PUT",
         path: `${services(service.metadata?.namespace ?? "")}/${encodeURIComponent(service.metadata?.name ?? "")}`,
         query: fieldManager,
         body: service,
+        ...(signal === undefined ? {} : { signal }),
       }),
-    patchStatus: async (namespace, name, statusPatch) => {
+    patchStatus: async ({ namespace, name, resourceVersion }, statusPatch, signal) => {
+      // A resourceVersion in a merge patch is a precondition: the API server answers 409 when it moved on.
       const updated = await api.request<{ metadata?: { resourceVersion?: string } }>({
         method: "PATCH",
         path: `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(namespace)}/${PLURAL}/${encodeURIComponent(name)}/status`,
         query: fieldManager,
-        body: { status: statusPatch },
+        body: {
+          ...(resourceVersion === undefined ? {} : { metadata: { resourceVersion } }),
+          status: statusPatch,
+        },
         contentType: "application/merge-patch+json",
+        ...(signal === undefined ? {} : { signal }),
       });
       return updated.metadata?.resourceVersion;
     },
-    deleteSlice: async (namespace, name, uid) => {
+    deleteSlice: async (namespace, name, uid, signal) => {
       try {
         await api.request({
           method: "DELETE",
           path: `/apis/discovery.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/endpointslices/${encodeURIComponent(name)}`,
           ...(uid === undefined ? {} : { body: { preconditions: { uid } } }),
+          ...(signal === undefined ? {} : { signal }),
         });
       } catch (err) {
         // 404: already gone; 409: the precondition failed, i.e. a new slice of that name replaced it.

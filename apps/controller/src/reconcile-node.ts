@@ -8,6 +8,7 @@ import type { Logger, WorkResult } from "@swh/kube";
 import type { ControllerApi } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
 import { planNodeCleanup } from "./plan-node-cleanup.js";
+import { WRITE_TIMEOUT_MS } from "./reconcile-swh.js";
 import { swhKeyOf } from "./slice-index.js";
 
 /** What a node reconcile reads and writes. */
@@ -24,6 +25,8 @@ export interface NodeReconcileDeps {
   logger: Logger;
   now(): Date;
   notReadyGraceMs: number;
+  /** The leadership term's signal: aborted the moment this replica stops leading; every delete carries it. */
+  signal: AbortSignal;
 }
 
 /** Reconciles node `name`; returns when to look again if time alone can change the decision. */
@@ -62,6 +65,7 @@ export async function reconcileNode(name: string, deps: NodeReconcileDeps): Prom
         slice.metadata?.namespace ?? "",
         slice.metadata?.name ?? "",
         slice.metadata?.uid,
+        AbortSignal.any([deps.signal, AbortSignal.timeout(WRITE_TIMEOUT_MS)]),
       );
     }
   }

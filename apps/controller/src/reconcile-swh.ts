@@ -39,6 +39,8 @@ export interface SwhReconcileDeps {
   metrics: ControllerMetrics;
   logger: Logger;
   now(): Date;
+  /** The leadership term's signal: aborted the moment this replica stops leading; every write carries it. */
+  signal: AbortSignal;
   /**
    * The status this controller last wrote per SWH key (see `WrittenStatus`): until the informer delivers the
    * object our patch produced, its cached status is older than the truth; comparing against what we wrote avoids
@@ -64,6 +66,12 @@ export const WRITTEN_STATUS_TTL_MS = 30_000;
 
 /** How soon a key is looked at again after a 409 (the informer usually catches up within milliseconds). */
 export const CONFLICT_REQUEUE_MS = 500;
+
+/**
+ * Longest time one write may take. With the default leader timing (renew deadline 10 s, Lease 15 s) a write that
+ * cannot finish in this time is abandoned before a successor could have taken over.
+ */
+export const WRITE_TIMEOUT_MS = 10_000;
 
 /** Thrown after status was written when the Service write failed, so the queue retries with backoff. */
 export class ServiceWriteError extends Error {
@@ -93,6 +101,8 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
     uid: swh.metadata.uid ?? "",
   };
 
+  // Each write stops when leadership ends or after WRITE_TIMEOUT_MS, whichever comes first.
+  const writeSignal = () => AbortSignal.any([deps.signal, AbortSignal.timeout(WRITE_TIMEOUT_MS)]);
   const stored = deps.getService(namespace, name);
   const plan = planService(swh, stored);
   let sync: ServiceSyncOutcome = { ready: true };
@@ -111,8 +121,8 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
       try {
         service =
           plan.action === "create"
-            ? await deps.api.createService(plan.service)
-            : await deps.api.replaceService(plan.service);
+            ? await deps.api.createService(plan.service, writeSignal())
+            : await deps.api.replaceService(plan.service, writeSignal());
         log.info(
           plan.action === "create" ? "created Service" : plan.adopt ? "adopted Service" : "updated Service",
         );
@@ -121,6 +131,8 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
         if (plan.action === "update" && plan.adopt)
           deps.events.record(ref, "Normal", "ServiceAdopted", `adopted Service ${name}`);
       } catch (err) {
+        // Leadership ended: a successor owns the status now; write nothing more.
+        deps.signal.throwIfAborted();
         // 409/AlreadyExists: our cache is behind; look again once it caught up, without touching status.
         if (httpStatusOf(err) === 409) {
           log.debug("Service changed since our cache saw it; requeueing", { err: describeApiError(err) });
@@ -160,7 +172,21 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
   if (!pending) deps.writtenStatus.delete(key);
   const previous = pending ? written.status : (swh.status as ControllerStatus | undefined);
   if (!sameStatus(previous, status)) {
-    const resourceVersion = await deps.api.patchStatus(namespace, name, mergePatch(previous ?? {}, status));
+    // Written only over the version the status was computed from: a newer leader's write is never overwritten.
+    const basis = pending ? written.resourceVersion : swh.metadata.resourceVersion;
+    let resourceVersion: string | undefined;
+    try {
+      resourceVersion = await deps.api.patchStatus(
+        { namespace, name, resourceVersion: basis },
+        mergePatch(previous ?? {}, status),
+        writeSignal(),
+      );
+    } catch (err) {
+      if (httpStatusOf(err) !== 409) throw err;
+      log.debug("SWH changed since the status was computed; requeueing", { err: describeApiError(err) });
+      deps.writtenStatus.delete(key);
+      return { requeueAfterMs: CONFLICT_REQUEUE_MS };
+    }
     deps.writtenStatus.set(key, { uid: swh.metadata.uid, resourceVersion, at: nowMs, status });
     for (const change of conditionChanges(previous?.conditions, status.conditions ?? [])) {
       if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough

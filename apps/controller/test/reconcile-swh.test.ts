@@ -19,8 +19,8 @@ function fakeApi(fail?: { code: number; message: string }) {
   const api: ControllerApi = {
     createService: (s) => answer("createService", s, { ...s, spec: { ...s.spec, clusterIP: "10.96.0.10" } }),
     replaceService: (s) => answer("replaceService", s, s),
-    patchStatus: async (ns, name, patch) => {
-      calls.push({ op: "patchStatus", arg: { ns, name, patch } });
+    patchStatus: async ({ namespace: ns, name, resourceVersion }, patch) => {
+      calls.push({ op: "patchStatus", arg: { ns, name, patch, resourceVersion } });
       return "8";
     },
     deleteSlice: async (ns, name) => {
@@ -48,6 +48,7 @@ function deps(
     logger: createLogger({ level: "error" }),
     now: () => new Date("2026-12-02T10:00:00Z"),
     writtenStatus: new Map(),
+    signal: new AbortController().signal,
     recorded,
     ...over,
   };
@@ -110,5 +111,58 @@ describe("reconcileSwh", () => {
     const { api, calls } = fakeApi();
     await reconcileSwh("ns/web", deps({ api, getSwh: () => undefined }));
     expect(calls).toEqual([]);
+  });
+
+  it("computes the status patch over the version it read, then over the version its own patch produced", async () => {
+    const { api, calls } = fakeApi();
+    const d = deps({ api });
+    await reconcileSwh("ns/web", d);
+    expect(calls.find((c) => c.op === "patchStatus")?.arg).toMatchObject({ resourceVersion: "7" });
+
+    // The informer still holds version 7 while the Service arrived: the next patch builds on our version 8.
+    const created = calls[0]?.arg as V1Service;
+    const again = fakeApi();
+    const slices = [aSlice({ endpoints: [{ address: "10.244.1.1" }] })];
+    await reconcileSwh("ns/web", {
+      ...d,
+      api: again.api,
+      getService: () => ({ ...created, spec: { ...created.spec, clusterIP: "10.96.0.10" } }),
+      slicesOf: () => slices,
+    });
+    expect(again.calls.find((c) => c.op === "patchStatus")?.arg).toMatchObject({ resourceVersion: "8" });
+  });
+
+  it("requeues without Events when the SWH moved on since the status was computed (409)", async () => {
+    const { api } = fakeApi();
+    const conflict = Object.assign(new Error("the object has been modified"), { code: 409 });
+    const d = deps({ api: { ...api, patchStatus: async () => Promise.reject(conflict) } });
+    const result = await reconcileSwh("ns/web", d);
+    expect(result).toEqual({ requeueAfterMs: 500 });
+    expect(d.recorded).toEqual(["Normal/ServiceCreated"]);
+    expect(d.writtenStatus.size).toBe(0);
+  });
+
+  it("abandons an in-flight write the moment leadership ends, and writes nothing after it", async () => {
+    const term = new AbortController();
+    const calls: string[] = [];
+    const api: ControllerApi = {
+      ...fakeApi().api,
+      // A write that hangs until its signal aborts, like a request to an API server that stopped answering.
+      createService: (_s, signal) => {
+        calls.push("createService");
+        return new Promise((_resolve, reject) => {
+          signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+        });
+      },
+      patchStatus: async () => {
+        calls.push("patchStatus");
+        return "8";
+      },
+    };
+    const running = reconcileSwh("ns/web", deps({ api, signal: term.signal }));
+    await Promise.resolve();
+    term.abort(new Error("lost leadership"));
+    await expect(running).rejects.toThrow("lost leadership");
+    expect(calls).toEqual(["createService"]);
   });
 });
