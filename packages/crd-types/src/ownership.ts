@@ -84,15 +84,20 @@ export function hasSelector(service: Readonly<ServiceControlView>): boolean {
   return Object.keys(service.spec?.selector ?? {}).length > 0;
 }
 
-/** Why the agent withholds an SWH's endpoints: a `SERVICE_PROBLEMS` reason, or a state the controller resolves. */
-export type PublicationBlock =
-  | typeof SERVICE_PROBLEMS.reserved
-  | typeof SERVICE_PROBLEMS.ownedByOther
-  | typeof SERVICE_PROBLEMS.hasSelector
-  /** No Service of that name (yet): the controller creates it. */
-  | "ServiceMissing"
-  /** A selector-less Service nothing controls: the controller adopts it, then endpoints follow. */
-  | "ServiceNotAdopted";
+/**
+ * Why the agent withholds an SWH's endpoints: the three `SERVICE_PROBLEMS` that stop publication, or a state the
+ * controller resolves by itself — `ServiceMissing` (it creates the Service) and `ServiceNotAdopted` (a
+ * selector-less Service nothing controls: it adopts it).
+ */
+export const PUBLICATION_BLOCKS = [
+  SERVICE_PROBLEMS.reserved,
+  SERVICE_PROBLEMS.ownedByOther,
+  SERVICE_PROBLEMS.hasSelector,
+  "ServiceMissing",
+  "ServiceNotAdopted",
+] as const;
+/** One of `PUBLICATION_BLOCKS`. */
+export type PublicationBlock = (typeof PUBLICATION_BLOCKS)[number];
 
 /** Whether EndpointSlices may be written for an SWH, and if not, why. */
 export type Publication = { publish: true } | { publish: false; reason: PublicationBlock; message: string };
