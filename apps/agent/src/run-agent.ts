@@ -32,6 +32,7 @@ import {
 import { podInfoFromPod } from "./internal/pod-info.js";
 import { planNodeTargets } from "./internal/probe-targets.js";
 import { ProbeTracker } from "./internal/probe-tracker.js";
+import { PublicationLog } from "./internal/publication-log.js";
 import { reconcileSwh } from "./internal/reconcile-swh.js";
 import { runProbe } from "./internal/run-probe.js";
 import { seedPrecedingProbes, seedProbeStates } from "./internal/seed-probe-states.js";
@@ -264,6 +265,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   log.info("agent started", { targets: tracker.size, seededPassing: passing.size, slices: slices.length });
 
   const zoneOf = (node: string) => informers.nodes.get(node)?.metadata?.labels?.[LABEL_TOPOLOGY_ZONE];
+  const publications = new PublicationLog(log, metrics.endpointsWithheld);
   const work = async (key: string): Promise<void> => {
     if (key === TARGETS) {
       tracker.sync(planNodeTargets(swhInputs(), pods(), nodeName));
@@ -277,6 +279,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       pods,
       states: () => tracker.states,
       zoneOf,
+      // Synced: workers start after `informersSynced`, and a failing watch keeps the last list (fail static).
+      service: (namespace, name) => informers.services.get(name, namespace),
+      publication: (ref, publication) => publications.record(ref, publication),
       serviceLabels: (swh) => {
         const svc = informers.services.get(swh.name, swh.namespace);
         const proxy = svc?.metadata?.labels?.[LABEL_SERVICE_PROXY_NAME];

@@ -1,3 +1,5 @@
+import type { V1Service } from "@kubernetes/client-node";
+import { ownerReferenceTo } from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
 import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe } from "./builders.js";
 import { restartSeeds, World } from "./support/world.js";
@@ -130,5 +132,88 @@ describe("reconcileSwh", () => {
     expect(world.writes).toBe(0);
     expect(world.counts.has("shop/gone")).toBe(true);
     expect(world.counts.get("shop/gone")).toBeUndefined();
+  });
+});
+
+describe("reconcileSwh: only for a Service the SWH controls", () => {
+  const web = aSwhObject({ probes: [aTcpProbe(8080)] });
+  const aService = (metadata: V1Service["metadata"], spec: V1Service["spec"] = {}): V1Service => ({
+    metadata: { name: "web", namespace: "shop", ...metadata },
+    spec,
+  });
+  const controlled = aService({ ownerReferences: [ownerReferenceTo(web)] });
+
+  async function publishedWorld(): Promise<World> {
+    const world = new World();
+    world.swhs = [web];
+    world.pods = [aPod({ ips: ["10.244.1.5"] })];
+    world.services = [controlled];
+    await world.reconcile();
+    expect(world.slices.length).toBe(1);
+    return world;
+  }
+
+  it.each([
+    ["has a selector and no owner", aService({}, { selector: { app: "db" } }), "ServiceHasSelector"],
+    [
+      "is controlled by a Deployment",
+      aService({
+        ownerReferences: [
+          { apiVersion: "apps/v1", kind: "Deployment", name: "d", uid: "d1", controller: true },
+        ],
+      }),
+      "ServiceOwnedByOther",
+    ],
+    ["is ownerless (not adopted yet)", aService({}), "ServiceNotAdopted"],
+  ])("writes no slice while the Service %s", async (_what, service, reason) => {
+    const world = new World();
+    world.swhs = [web];
+    world.pods = [aPod({ ips: ["10.244.1.5"] })];
+    world.services = [service];
+    await world.reconcile();
+    expect(world.slices).toEqual([]);
+    expect(world.writes).toBe(0);
+    expect(world.publications.get("shop/web")).toMatchObject({ publish: false, reason });
+  });
+
+  it("deletes this node's slices when the Service is taken away, and publishes again when it is given back", async () => {
+    const world = await publishedWorld();
+    world.services = [aService({}, { selector: { app: "web" } })];
+    await world.reconcile();
+    expect(world.slices).toEqual([]);
+    expect(world.counts.get("shop/web")).toEqual({ ready: 0, not_ready: 0, terminating: 0 });
+
+    world.services = [controlled];
+    await world.reconcile();
+    expect(world.slices.map((s) => s.endpoints?.map((e) => e.addresses))).toEqual([[["10.244.1.5"]]]);
+  });
+
+  it("deletes this node's slices when the Service is deleted", async () => {
+    const world = await publishedWorld();
+    world.services = [];
+    await world.reconcile();
+    expect(world.slices).toEqual([]);
+    expect(world.publications.get("shop/web")).toMatchObject({ publish: false, reason: "ServiceMissing" });
+  });
+
+  it("never writes slices for default/kubernetes", async () => {
+    const world = new World();
+    const kubernetes = { ...aSwhObject({ name: "kubernetes", probes: [aTcpProbe(8080)] }) };
+    kubernetes.metadata = { ...kubernetes.metadata, namespace: "default" };
+    world.swhs = [kubernetes];
+    world.pods = [aPod({ namespace: "default", ips: ["10.244.1.5"] })];
+    // Even when an editor of `default` made the Service name the SWH as its controller.
+    world.services = [
+      {
+        metadata: {
+          name: "kubernetes",
+          namespace: "default",
+          ownerReferences: [ownerReferenceTo(kubernetes)],
+        },
+      },
+    ];
+    await world.reconcile("default/kubernetes");
+    expect(world.slices).toEqual([]);
+    expect(world.publications.get("default/kubernetes")).toMatchObject({ reason: "ServiceReserved" });
   });
 });

@@ -10,7 +10,7 @@ export {
   type EndpointReason,
   parseEndpointReasons,
 } from "./endpoint-reasons.js";
-export { planService, SERVICE_PROBLEMS, type ServicePlan } from "./plan-service.js";
+export { planService, type ServicePlan } from "./plan-service.js";
 export {
   type ControllerOptions,
   type LeaderElector,

@@ -3,21 +3,21 @@
  * selector-less Service of the same name), leave it alone because it is in sync, or report why it cannot be
  * managed. Pure: the caller performs the plan with its client and turns the outcome into status.
  */
-import type { V1OwnerReference, V1Service } from "@kubernetes/client-node";
-import { API_VERSION, KIND, type ServiceWithHealthchecks } from "@swh/crd-types";
+import type { V1Service } from "@kubernetes/client-node";
+import {
+  controllerRefOf,
+  hasSelector,
+  isControllerRefTo,
+  isReservedService,
+  ownerReferenceTo,
+  SERVICE_PROBLEMS,
+  type ServiceProblem,
+  type ServiceWithHealthchecks,
+} from "@swh/crd-types";
 import { desiredServiceSpec } from "./desired-service-spec.js";
 import { mergeServiceSpec } from "./merge-service-spec.js";
 import { mergePropagatedMetadata } from "./propagate-metadata.js";
 import { sameJson } from "./same-json.js";
-
-/** Why a Service cannot be brought in sync; each is a `ServiceReady=False` reason. */
-export const SERVICE_PROBLEMS = {
-  ownedByOther: "ServiceOwnedByOther",
-  hasSelector: "ServiceHasSelector",
-  clusterIPImmutable: "ClusterIPImmutable",
-  deleting: "ServiceDeleting",
-} as const;
-export type ServiceProblem = (typeof SERVICE_PROBLEMS)[keyof typeof SERVICE_PROBLEMS];
 
 /** What to do with the child Service. `service` in create/update is the complete object to send. */
 export type ServicePlan =
@@ -26,28 +26,13 @@ export type ServicePlan =
   | { action: "none" }
   | { action: "blocked"; reason: ServiceProblem; message: string };
 
-/** The controller ownerReference every child of `swh` carries. */
-export function ownerReferenceTo(swh: Readonly<ServiceWithHealthchecks>): V1OwnerReference {
-  return {
-    apiVersion: API_VERSION,
-    kind: KIND,
-    name: swh.metadata.name ?? "",
-    uid: swh.metadata.uid ?? "",
-    controller: true,
-  };
-}
-
-/** True when `ref` is the controller reference to exactly this SWH (same uid, not a namesake). */
-export function isControllerRefTo(
-  ref: Readonly<V1OwnerReference>,
-  swh: Readonly<ServiceWithHealthchecks>,
-): boolean {
-  return ref.controller === true && ref.kind === KIND && ref.uid === swh.metadata.uid;
-}
-
 /**
  * Plans the sync of `swh`'s child Service given the stored Service of the same name (undefined when there is
- * none). Never modifies its inputs; objects in the plan are fresh copies.
+ * none). Never modifies its inputs; objects in the plan are fresh copies. The ownership rules (ADR 0014) come
+ * from @swh/crd-types, where the agent reads them too: a reserved Service (`default/kubernetes`) is never created
+ * nor written, a Service controlled by anything else or selecting pods is left alone, and only an ownerless,
+ * selector-less Service is adopted. Every refusal says that no endpoints are published, because the agents
+ * apply the same rules and withhold them.
  */
 export function planService(
   swh: Readonly<ServiceWithHealthchecks>,
@@ -58,6 +43,13 @@ export function planService(
   const desired = desiredServiceSpec(swh.spec);
   const owner = ownerReferenceTo(swh);
 
+  if (isReservedService(namespace, name)) {
+    return {
+      action: "blocked",
+      reason: SERVICE_PROBLEMS.reserved,
+      message: `Service ${namespace}/${name} is reserved for the cluster's API server; it is never adopted and no endpoints are published for it (rename the ServiceWithHealthchecks)`,
+    };
+  }
   if (stored === undefined) {
     const metadata = mergePropagatedMetadata(swh.metadata, {});
     return {
@@ -72,7 +64,7 @@ export function planService(
   }
 
   const refs = stored.metadata?.ownerReferences ?? [];
-  const controllerRef = refs.find((ref) => ref.controller === true);
+  const controllerRef = controllerRefOf(stored.metadata);
   const ours = controllerRef !== undefined && isControllerRefTo(controllerRef, swh);
   if (stored.metadata?.deletionTimestamp !== undefined) {
     return {
@@ -85,14 +77,14 @@ export function planService(
     return {
       action: "blocked",
       reason: SERVICE_PROBLEMS.ownedByOther,
-      message: `Service ${name} is controlled by ${controllerRef.kind} ${controllerRef.name} (uid ${controllerRef.uid}); it is left untouched`,
+      message: `Service ${name} is controlled by ${controllerRef.kind} ${controllerRef.name} (uid ${controllerRef.uid}); it is left untouched and no endpoints are published for it`,
     };
   }
-  if (!ours && Object.keys(stored.spec?.selector ?? {}).length > 0) {
+  if (!ours && hasSelector(stored)) {
     return {
       action: "blocked",
       reason: SERVICE_PROBLEMS.hasSelector,
-      message: `Service ${name} exists with a pod selector and no owner; it is left untouched (remove it or its selector to let it be adopted)`,
+      message: `Service ${name} exists with a pod selector and no owner; it is left untouched and no endpoints are published for it (remove it or its selector to let it be adopted)`,
     };
   }
 

@@ -4,7 +4,13 @@
  * changes. Reads come from informer caches (never mutated), writes go through `ControllerApi`.
  */
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
-import { CONDITION_TYPES, type ServiceWithHealthchecks } from "@swh/crd-types";
+import {
+  CONDITION_TYPES,
+  isControlledBy,
+  isControllerRefTo,
+  SERVICE_PROBLEMS,
+  type ServiceWithHealthchecks,
+} from "@swh/crd-types";
 import type { Logger, WorkResult } from "@swh/kube";
 import {
   type ControllerStatus,
@@ -15,7 +21,7 @@ import {
 import { conditionChanges } from "./conditions.js";
 import { type ControllerApi, describeApiError, httpStatusOf } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
-import { isControllerRefTo, planService, SERVICE_PROBLEMS } from "./plan-service.js";
+import { planService } from "./plan-service.js";
 import { mergePatch } from "./status-patch.js";
 
 /** Where Events go; `@swh/kube`'s EventRecorder fits. */
@@ -143,8 +149,7 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
       }
       break;
   }
-  const ours =
-    service !== undefined && (service.metadata?.ownerReferences ?? []).some((r) => isControllerRefTo(r, swh));
+  const ours = service !== undefined && isControlledBy(service, swh);
 
   const slices = deps.slicesOf(key).filter((slice) => belongsTo(slice, swh));
   const status = computeStatus({

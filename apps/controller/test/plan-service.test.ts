@@ -219,6 +219,24 @@ describe("planService: ownership", () => {
     expect(plan).toMatchObject({ action: "blocked", reason });
   });
 
+  it("never adopts, writes or creates default/kubernetes, and says why", () => {
+    const kubernetes = aSwh({}, { name: "kubernetes", namespace: "default" });
+    const apiServerService = aStoredService(
+      { ports: [{ name: "https", port: 443, targetPort: 6443, protocol: "TCP" }] },
+      { name: "kubernetes", namespace: "default", ownerReferences: [], annotations: {} },
+    );
+    for (const stored of [apiServerService, undefined]) {
+      expect(planService(kubernetes, stored)).toMatchObject({ action: "blocked", reason: "ServiceReserved" });
+    }
+    // Even a Service that an editor of `default` pointed at the SWH stays untouched.
+    const pointed = aStoredService({}, { name: "kubernetes", namespace: "default" });
+    expect(planService(kubernetes, pointed)).toMatchObject({ action: "blocked", reason: "ServiceReserved" });
+    // The name is reserved in `default` only.
+    expect(planService(aSwh({}, { name: "kubernetes", namespace: "team-a" }), undefined).action).toBe(
+      "create",
+    );
+  });
+
   it.each([
     ["another IP", { clusterIP: "10.96.0.99" }],
     ["headless", { clusterIP: "None" }],

@@ -101,6 +101,8 @@ try {
     ],
     { namespace: NS },
   );
+  // The controller creates the Services the agent publishes for (ADR 0014), then leaves the window to the agent.
+  const controller = await product.startController();
   const agent = await product.startAgent(NODE);
   await waitFor(
     "every endpoint published ready",
@@ -112,6 +114,7 @@ try {
     },
     { timeoutMs: 180_000, intervalMs: 1000 },
   );
+  await controller.stop();
   // Warm-up: two full periods, then measure.
   await new Promise((r) => setTimeout(r, 2 * PERIOD_S * 1000));
   const before = readProcStats(agent.pid);

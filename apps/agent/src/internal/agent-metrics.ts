@@ -15,6 +15,7 @@ export interface AgentMetrics {
   endpoints: Gauge<"namespace" | "service" | "state">;
   endpointTransitions: Counter<"namespace" | "service" | "to">;
   sliceWrites: Counter<"action" | "result">;
+  endpointsWithheld: Gauge<"reason">;
 }
 
 /** Registers the agent metrics on `registry` (once per registry). */
@@ -61,6 +62,12 @@ export function createAgentMetrics(registry: Registry, version: string): AgentMe
       name: "swh_slice_writes_total",
       help: "EndpointSlice writes by action and result (conflict = re-planned after 409/404/AlreadyExists).",
       labelNames: ["action", "result"],
+      registers,
+    }),
+    endpointsWithheld: new Gauge({
+      name: "swh_endpoints_withheld",
+      help: "ServiceWithHealthchecks whose endpoints this agent withholds because their Service is not theirs, by reason.",
+      labelNames: ["reason"],
       registers,
     }),
   };

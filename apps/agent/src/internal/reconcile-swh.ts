@@ -3,7 +3,7 @@
  * states and owned slices; aggregate; write the difference. Everything it reads and writes is injected, so the
  * decision path is tested without an API server and the I/O lives in the slice writer.
  */
-import type { V1EndpointSlice } from "@kubernetes/client-node";
+import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import {
   aggregateEndpoints,
   type EndpointGroup,
@@ -11,6 +11,7 @@ import {
   type ProbeStates,
   type SwhInput,
 } from "@swh/aggregation";
+import { endpointPublication, type Publication } from "@swh/crd-types";
 import type { ServiceLabels } from "@swh/slice-writer";
 import { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
 import { type SwhObject, swhInputFromObject } from "./swh-input.js";
@@ -39,6 +40,10 @@ export interface ReconcileDeps {
   pods(): readonly PodInfo[];
   states(): ProbeStates;
   zoneOf(nodeName: string): string | undefined;
+  /** The Service of that name from a synced cache (undefined = it does not exist, not "not known yet"). */
+  service(namespace: string, name: string): Readonly<V1Service> | undefined;
+  /** Reports whether the SWH's endpoints may be published (`undefined` when the SWH is gone). */
+  publication(ref: { namespace: string; name: string }, publication: Publication | undefined): void;
   serviceLabels(swh: SwhInput): ServiceLabels;
   /** Plans and applies the slices; resolves when the API server has them (throws to be retried). */
   write(request: WriteRequest): Promise<void>;
@@ -50,21 +55,26 @@ export interface ReconcileDeps {
 
 /**
  * Reconciles the SWH `namespace/name`: when it exists, its node slices are made to match the aggregation of the
- * node's pods and probe states. A deleted SWH needs nothing here: its slices carry an ownerReference and the
- * garbage collector removes them.
+ * node's pods and probe states — or, while its Service is not one it controls (`endpointPublication`, ADR 0014),
+ * to carry nothing: the slices this node wrote for that name are deleted and none are written. A deleted SWH needs
+ * nothing here: its slices carry an ownerReference and the garbage collector removes them.
  */
 export async function reconcileSwh(key: string, deps: ReconcileDeps): Promise<void> {
   const [namespace = "", name = ""] = key.split("/", 2);
   const obj = deps.swh(namespace, name);
   const swh = obj === undefined ? undefined : swhInputFromObject(obj);
-  if (swh === undefined || swh.uid === undefined || obj?.metadata?.deletionTimestamp) {
+  if (obj === undefined || swh === undefined || swh.uid === undefined || obj.metadata?.deletionTimestamp) {
     deps.endpoints({ namespace, name }, undefined);
+    deps.publication({ namespace, name }, undefined);
     return;
   }
-  const { groups } = aggregateEndpoints(swh, deps.pods(), deps.states(), {
-    zoneOf: deps.zoneOf,
-    nodeName: deps.nodeName,
-  });
+  const publication = endpointPublication(obj, deps.service(namespace, name));
+  deps.publication({ namespace, name }, publication);
+  // Withholding is planning with no groups: the planner deletes this node's slices of the name, writes none.
+  const groups = publication.publish
+    ? aggregateEndpoints(swh, deps.pods(), deps.states(), { zoneOf: deps.zoneOf, nodeName: deps.nodeName })
+        .groups
+    : [];
   const existing = deps.ownSlices(namespace, name);
   const transitions = findEndpointTransitions(existing, groups);
   await deps.write({

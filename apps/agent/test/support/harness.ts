@@ -20,6 +20,7 @@ import {
   LABEL_NODE,
   LABEL_SERVICE_NAME,
   MANAGED_BY,
+  ownerReferenceTo,
   PLURAL,
   type ServiceWithHealthchecksSpec,
   VERSION,
@@ -115,7 +116,7 @@ export function clients(kc: KubeConfig) {
     core,
     discovery,
     async createSwh(namespace: string, name: string, spec: ServiceWithHealthchecksSpec) {
-      await custom.createNamespacedCustomObject({
+      const swh = await custom.createNamespacedCustomObject({
         group: GROUP,
         version: VERSION,
         plural: PLURAL,
@@ -127,11 +128,14 @@ export function clients(kc: KubeConfig) {
           spec,
         },
       });
-      // The Service the controller would create: same name, no selector. The agent only reads its labels.
+      // The Service the controller would create: same name, no selector, controlled by the SWH (ADR 0014).
       await core.createNamespacedService({
         namespace,
         body: {
-          metadata: { name },
+          metadata: {
+            name,
+            ownerReferences: [ownerReferenceTo(swh as { metadata?: { name?: string; uid?: string } })],
+          },
           spec: {
             ports: (spec.ports ?? []).map((p) => ({
               ...(p.name ? { name: p.name } : {}),

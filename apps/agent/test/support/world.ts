@@ -1,6 +1,7 @@
 /** A node as the agent's decisions see it, for unit tests of reconcile and restart. */
-import type { V1EndpointSlice } from "@kubernetes/client-node";
+import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import type { PodInfo, ProbeState } from "@swh/aggregation";
+import { ownerReferenceTo, type Publication } from "@swh/crd-types";
 import { planSlices } from "@swh/slice-writer";
 import {
   ANNOTATION_ENDPOINT_REASONS,
@@ -26,6 +27,9 @@ export class World {
   writes = 0;
   transitions: EndpointTransition[] = [];
   counts = new Map<string, EndpointCounts | undefined>();
+  /** The Services; undefined = each SWH has its own selector-less Service that it controls (the usual case). */
+  services: V1Service[] | undefined;
+  publications = new Map<string, Publication | undefined>();
   #version = 0;
 
   reconcile(key = "shop/web"): Promise<void> {
@@ -39,11 +43,21 @@ export class World {
       pods: () => this.pods,
       states: () => this.states,
       zoneOf: () => "zone-1",
+      service: (ns, name) => this.service(ns, name),
+      publication: (ref, publication) => this.publications.set(`${ref.namespace}/${ref.name}`, publication),
       serviceLabels: () => ({}),
       write: async (request) => this.write(request),
       transitions: (_swh, t) => this.transitions.push(...t),
       endpoints: (ref, counts) => this.counts.set(`${ref.namespace}/${ref.name}`, counts),
     });
+  }
+
+  service(ns: string, name: string): V1Service | undefined {
+    if (this.services !== undefined)
+      return this.services.find((s) => s.metadata?.namespace === ns && s.metadata?.name === name);
+    const swh = this.swhs.find((s) => s.metadata?.namespace === ns && s.metadata?.name === name);
+    if (swh === undefined) return undefined;
+    return { metadata: { name, namespace: ns, ownerReferences: [ownerReferenceTo(swh)] }, spec: {} };
   }
 
   write(request: WriteRequest): void {
