@@ -35,3 +35,18 @@ export function validate(obj: unknown): ValidationIssue[] {
   validateBySchema(defaulted, schema, "", issues);
   return issues;
 }
+
+/**
+ * Names what is wrong with a stored `spec` for status, Events and logs: the first field the schema rejects today
+ * as `path: message` (e.g. `spec.ports: must be of type array: "string"`), plus how many more issues there are;
+ * undefined when the spec is valid. The API server never re-validates stored objects after a schema change, so a
+ * reader that cannot process one uses this to say which field is at fault. Messages carry no field values other
+ * than enum values, so the line never leaks a secret (header values, queries).
+ */
+export function describeSpecIssues(spec: unknown): string | undefined {
+  const issues = validate({ apiVersion: API_VERSION, kind: KIND, metadata: {}, spec });
+  const [first] = issues;
+  if (first === undefined) return undefined;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  return `${first.path}: ${first.message}${more}`;
+}
