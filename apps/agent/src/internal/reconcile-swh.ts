@@ -5,6 +5,8 @@
  */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import {
+  type Aggregation,
+  type AggregationIssue,
   aggregateEndpoints,
   type EndpointGroup,
   type PodInfo,
@@ -46,12 +48,17 @@ export interface ReconcileDeps {
   transitions(swh: SwhInput, transitions: readonly EndpointTransition[]): void;
   /** Reports the endpoint counts after the write; `undefined` when the SWH is gone. */
   endpoints(ref: { namespace: string; name: string }, counts: EndpointCounts | undefined): void;
+  /** Reports the aggregation's problems with the SWH's probes (e.g. a probe that cannot run: Events). */
+  issues(swh: SwhInput, issues: readonly AggregationIssue[]): void;
+  /** Reports an SWH whose aggregation threw (a stored object whose shape no longer fits the schema). */
+  unprocessable(swh: SwhInput, error: unknown): void;
 }
 
 /**
  * Reconciles the SWH `namespace/name`: when it exists, its node slices are made to match the aggregation of the
  * node's pods and probe states. A deleted SWH needs nothing here: its slices carry an ownerReference and the
- * garbage collector removes them.
+ * garbage collector removes them. An SWH whose aggregation throws is reported and left alone — its slices stay
+ * as they are and it is not retried until it changes (level-based: retrying the same object cannot succeed).
  */
 export async function reconcileSwh(key: string, deps: ReconcileDeps): Promise<void> {
   const [namespace = "", name = ""] = key.split("/", 2);
@@ -61,10 +68,20 @@ export async function reconcileSwh(key: string, deps: ReconcileDeps): Promise<vo
     deps.endpoints({ namespace, name }, undefined);
     return;
   }
-  const { groups } = aggregateEndpoints(swh, deps.pods(), deps.states(), {
-    zoneOf: deps.zoneOf,
-    nodeName: deps.nodeName,
-  });
+  const pods = deps.pods();
+  const states = deps.states();
+  let aggregation: Aggregation;
+  try {
+    aggregation = aggregateEndpoints(swh, pods, states, {
+      zoneOf: deps.zoneOf,
+      nodeName: deps.nodeName,
+    });
+  } catch (error) {
+    deps.unprocessable(swh, error);
+    return;
+  }
+  const { groups } = aggregation;
+  deps.issues(swh, aggregation.issues);
   const existing = deps.ownSlices(namespace, name);
   const transitions = findEndpointTransitions(existing, groups);
   await deps.write({

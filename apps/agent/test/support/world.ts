@@ -1,6 +1,6 @@
 /** A node as the agent's decisions see it, for unit tests of reconcile and restart. */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
-import type { PodInfo, ProbeState } from "@swh/aggregation";
+import type { AggregationIssue, PodInfo, ProbeState, SwhInput } from "@swh/aggregation";
 import { planSlices } from "@swh/slice-writer";
 import {
   ANNOTATION_ENDPOINT_REASONS,
@@ -26,6 +26,10 @@ export class World {
   writes = 0;
   transitions: EndpointTransition[] = [];
   counts = new Map<string, EndpointCounts | undefined>();
+  /** Aggregation issues reported, as `<swh> <kind> <path>`. */
+  issues: string[] = [];
+  /** SWHs reported as unprocessable, with what they threw. */
+  unprocessable: { swh: SwhInput; error: unknown }[] = [];
   #version = 0;
 
   reconcile(key = "shop/web"): Promise<void> {
@@ -43,6 +47,9 @@ export class World {
       write: async (request) => this.write(request),
       transitions: (_swh, t) => this.transitions.push(...t),
       endpoints: (ref, counts) => this.counts.set(`${ref.namespace}/${ref.name}`, counts),
+      issues: (swh, issues: readonly AggregationIssue[]) =>
+        this.issues.push(...issues.map((i) => `${swh.name} ${i.kind} ${i.path}`)),
+      unprocessable: (swh, error) => this.unprocessable.push({ swh, error }),
     });
   }
 
