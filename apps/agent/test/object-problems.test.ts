@@ -7,7 +7,8 @@ function reporter() {
   const recorded: { reason: string; type: string; name: string; message: string }[] = [];
   const problems = new ObjectProblems({
     events: {
-      record: (subject, type, reason, message) => recorded.push({ reason, type, name: subject.name, message }),
+      record: (subject, type, reason, message) =>
+        recorded.push({ reason, type, name: subject.name, message }),
     },
     logger: createLogger({ level: "error" }),
     nodeName: "node-a",
@@ -21,7 +22,8 @@ describe("ObjectProblems", () => {
   it("names the first field a malformed SWH gets wrong, once however often it is seen", () => {
     const { problems, recorded } = reporter();
     const spec = { selector: { app: "web" }, ports: "smtp" };
-    for (let i = 0; i < 5; i++) problems.unprocessableSwh(ref, spec, new TypeError("ports.forEach is not a function"));
+    for (let i = 0; i < 5; i++)
+      problems.unprocessableSwh(ref, spec, new TypeError("ports.forEach is not a function"));
     expect(recorded).toHaveLength(1);
     expect(recorded[0]).toMatchObject({ type: "Warning", reason: "InvalidSpec", name: "bad" });
     expect(recorded[0]?.message).toMatch(/^spec\.ports: must be of type array/);

@@ -186,4 +186,3 @@ describe("reconcileSwh", () => {
     expect(skipped).toEqual(["bad"]);
   });
 });
-

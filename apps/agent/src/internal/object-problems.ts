@@ -105,7 +105,13 @@ export class ObjectProblems {
 }
 
 function swhSubject(ref: ObjectRef): EventSubject {
-  return { kind: KIND, apiVersion: API_VERSION, name: ref.name, namespace: ref.namespace, uid: ref.uid ?? "" };
+  return {
+    kind: KIND,
+    apiVersion: API_VERSION,
+    name: ref.name,
+    namespace: ref.namespace,
+    uid: ref.uid ?? "",
+  };
 }
 
 /** An error's message, bounded (it names code, not values: errors here come from reading object shapes). */
