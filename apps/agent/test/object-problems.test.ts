@@ -39,7 +39,7 @@ describe("ObjectProblems", () => {
       healthcheck: { probes: [{ mode: "HTTP", http: { targetPort: 80, httpHeaders: [header] } }] },
     };
     problems.unprocessableSwh(ref, spec, new Error("boom"));
-    expect(recorded[0]?.message).toMatch(/^it could not be processed: Error: boom;/);
+    expect(recorded[0]?.message).toMatch(/^the spec could not be processed: Error: boom;/);
     expect(JSON.stringify(recorded)).not.toContain("s3cret");
   });
 

@@ -4,18 +4,20 @@
  * changes. Reads come from informer caches (never mutated), writes go through `ControllerApi`.
  */
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
-import { CONDITION_TYPES, type ServiceWithHealthchecks } from "@swh/crd-types";
+import { CONDITION_TYPES, describeUnprocessableSpec, type ServiceWithHealthchecks } from "@swh/crd-types";
 import type { Logger, WorkResult } from "@swh/kube";
 import {
   type ControllerStatus,
+  computeInvalidSpecStatus,
   computeStatus,
+  INVALID_SPEC_REASON,
   type ServiceSyncOutcome,
   sameStatus,
 } from "./compute-status.js";
 import { conditionChanges } from "./conditions.js";
 import { type ControllerApi, describeApiError, httpStatusOf } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
-import { isControllerRefTo, planService, SERVICE_PROBLEMS } from "./plan-service.js";
+import { isControllerRefTo, planService, SERVICE_PROBLEMS, type ServicePlan } from "./plan-service.js";
 import { mergePatch } from "./status-patch.js";
 
 /** Where Events go; `@swh/kube`'s EventRecorder fits. */
@@ -72,7 +74,10 @@ export class ServiceWriteError extends Error {
 
 /**
  * Reconciles the SWH `key`. A conflict (409: our cache is behind) asks for a quick requeue; a failed Service
- * write is reported in status and then rejected so the queue retries with backoff.
+ * write is reported in status and then rejected so the queue retries with backoff. An SWH whose stored shape the
+ * computation cannot handle (it throws) gets an `InvalidSpec` status naming the first bad field and a Warning
+ * Event, its Service is left as it is, and it is not retried until it changes: one bad object never stops or
+ * slows the others (ADR 0015).
  */
 export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise<WorkResult> {
   const [namespace = "", name = ""] = key.split("/", 2);
@@ -93,8 +98,19 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
     uid: swh.metadata.uid ?? "",
   };
 
+  // Only the pure computations are guarded: an API error must keep its retry, a malformed object cannot use one.
+  const invalid = (error: unknown): Promise<WorkResult> => {
+    const problem = describeUnprocessableSpec(swh.spec, error);
+    log.warn("SWH cannot be processed; left as it is until it changes", { problem });
+    return publishStatus(key, swh, ref, computeInvalidSpecStatus(swh, problem, deps.now()), deps);
+  };
   const stored = deps.getService(namespace, name);
-  const plan = planService(swh, stored);
+  let plan: ServicePlan;
+  try {
+    plan = planService(swh, stored);
+  } catch (error) {
+    return invalid(error);
+  }
   let sync: ServiceSyncOutcome = { ready: true };
   let service: Readonly<V1Service> | undefined = stored;
   let writeError: unknown;
@@ -135,14 +151,19 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
     service !== undefined && (service.metadata?.ownerReferences ?? []).some((r) => isControllerRefTo(r, swh));
 
   const slices = deps.slicesOf(key).filter((slice) => belongsTo(slice, swh));
-  const status = computeStatus({
-    swh,
-    sync,
-    service: ours ? service : undefined,
-    slices,
-    staleNodes: deps.staleNodes(),
-    now: deps.now(),
-  });
+  let status: ControllerStatus;
+  try {
+    status = computeStatus({
+      swh,
+      sync,
+      service: ours ? service : undefined,
+      slices,
+      staleNodes: deps.staleNodes(),
+      now: deps.now(),
+    });
+  } catch (error) {
+    return invalid(error);
+  }
   const endpoints = status.endpoints;
   deps.metrics.serviceEndpoints.set({ namespace, service: name, state: "ready" }, endpoints?.ready ?? 0);
   deps.metrics.serviceEndpoints.set(
@@ -150,6 +171,25 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
     (endpoints?.total ?? 0) - (endpoints?.ready ?? 0),
   );
 
+  await publishStatus(key, swh, ref, status, deps);
+  if (writeError !== undefined)
+    throw new ServiceWriteError(`writing Service ${key} failed: ${describeApiError(writeError)}`, {
+      cause: writeError,
+    });
+}
+
+/**
+ * Patches `status` unless it equals the stored one (or the one we wrote and the informer has not delivered yet),
+ * then records an Event per condition change. A status naming an invalid spec records a Warning `InvalidSpec`
+ * Event when written, so even a new SWH (whose first conditions are no change) gets one.
+ */
+async function publishStatus(
+  key: string,
+  swh: Readonly<ServiceWithHealthchecks>,
+  ref: Parameters<EventRecorderLike["record"]>[0],
+  status: ControllerStatus,
+  deps: SwhReconcileDeps,
+): Promise<void> {
   const nowMs = deps.now().getTime();
   const written = deps.writtenStatus.get(key);
   const pending =
@@ -159,19 +199,25 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
     nowMs - written.at < WRITTEN_STATUS_TTL_MS;
   if (!pending) deps.writtenStatus.delete(key);
   const previous = pending ? written.status : (swh.status as ControllerStatus | undefined);
-  if (!sameStatus(previous, status)) {
-    const resourceVersion = await deps.api.patchStatus(namespace, name, mergePatch(previous ?? {}, status));
-    deps.writtenStatus.set(key, { uid: swh.metadata.uid, resourceVersion, at: nowMs, status });
-    for (const change of conditionChanges(previous?.conditions, status.conditions ?? [])) {
-      if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough
-      const type = change.to === "True" ? "Normal" : "Warning";
-      deps.events.record(ref, type, change.reason, `${change.type} is ${change.to}: ${change.message}`);
-    }
+  if (sameStatus(previous, status)) return;
+  const resourceVersion = await deps.api.patchStatus(
+    ref.namespace,
+    ref.name,
+    mergePatch(previous ?? {}, status),
+  );
+  deps.writtenStatus.set(key, { uid: swh.metadata.uid, resourceVersion, at: nowMs, status });
+  const changes = conditionChanges(previous?.conditions, status.conditions ?? []);
+  const invalid = status.conditions?.find(
+    (c) => c.type === CONDITION_TYPES.ready && c.reason === INVALID_SPEC_REASON,
+  );
+  if (invalid !== undefined && !changes.some((c) => c.type === CONDITION_TYPES.ready)) {
+    deps.events.record(ref, "Warning", INVALID_SPEC_REASON, invalid.message);
   }
-  if (writeError !== undefined)
-    throw new ServiceWriteError(`writing Service ${key} failed: ${describeApiError(writeError)}`, {
-      cause: writeError,
-    });
+  for (const change of changes) {
+    if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough
+    const type = change.to === "True" ? "Normal" : "Warning";
+    deps.events.record(ref, type, change.reason, `${change.type} is ${change.to}: ${change.message}`);
+  }
 }
 
 /** A slice counts for `swh` when it is controlled by it (or carries no controller, e.g. written by hand). */

@@ -50,3 +50,15 @@ export function describeSpecIssues(spec: unknown): string | undefined {
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
   return `${first.path}: ${first.message}${more}`;
 }
+
+/**
+ * Why a stored `spec` could not be processed, for status, Events and logs: what `describeSpecIssues` says when
+ * the schema rejects the spec, else what processing threw (`error`, bounded to 200 characters: errors from
+ * reading an object's shape name code, not values).
+ */
+export function describeUnprocessableSpec(spec: unknown, error: unknown): string {
+  const issues = describeSpecIssues(spec);
+  if (issues !== undefined) return issues;
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return `the spec could not be processed: ${text.length > 200 ? `${text.slice(0, 199)}…` : text}`;
+}

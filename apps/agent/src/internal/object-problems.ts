@@ -10,7 +10,7 @@
  */
 import type { V1Pod } from "@kubernetes/client-node";
 import { AGGREGATION_ISSUE_KINDS, type AggregationIssue } from "@swh/aggregation";
-import { API_VERSION, describeSpecIssues, KIND } from "@swh/crd-types";
+import { API_VERSION, describeUnprocessableSpec, KIND } from "@swh/crd-types";
 import type { EventRecorder, EventSubject, Logger } from "@swh/kube";
 
 /** Reasons of the Events this file records. */
@@ -54,7 +54,7 @@ export class ObjectProblems {
 
   /** Reports that the SWH `ref` with stored `spec` could not be processed (`error` is what was thrown). */
   unprocessableSwh(ref: ObjectRef, spec: unknown, error: unknown): void {
-    const problem = describeSpecIssues(spec) ?? `it could not be processed: ${errorText(error)}`;
+    const problem = describeUnprocessableSpec(spec, error);
     const message = `${problem}; the agent on node ${this.#nodeName} skips this object until it changes and leaves its slices on the node as they are`;
     this.#report(swhSubject(ref), OBJECT_PROBLEM_REASONS.invalidSpec, problem, message, error);
   }
