@@ -182,7 +182,6 @@ describe("a probe that cannot run fails closed", () => {
 describe("a malformed stored SWH stops nothing else", () => {
   it("publishes the other SWH's new pods, serves it, and tells the bad one which field is wrong", async () => {
     const namespace = await cluster.createNamespace("fc");
-    await mailPod(namespace, "mail-1", NODE, "10.244.22.10");
     const broken = {
       ...mailSwh(namespace, "broken", tcpProbe(2525)),
       spec: {
@@ -194,19 +193,27 @@ describe("a malformed stored SWH stops nothing else", () => {
     await withRelaxedSchema(() => cluster.apply([broken], { namespace }));
     expect((await readSwh(namespace, "broken")).spec.ports).toBe("smtp");
 
-    // A new pod of another SWH on the same node, and one on a node whose agent starts after the bad object.
-    await mailPod(namespace, "mail-2", LATE_NODE, "10.244.22.11");
+    // A new pod, selected by both, of another SWH on the same node: its agent was running all along.
     await cluster.apply([mailSwh(namespace, "good", tcpProbe(2525, { timeoutSeconds: 1 }))], { namespace });
+    await mailPod(namespace, "mail-1", NODE, "10.244.22.10");
+    const sameNode = ["http 10.244.22.10 ready -", "smtp 10.244.22.10 ready -"];
+    await waitFor("good's new pod on the same node published ready", async () => {
+      const rows = await published(namespace, "good");
+      return JSON.stringify(rows) === JSON.stringify(sameNode) ? rows : undefined;
+    });
+
+    // And a pod on a node whose agent starts while the bad object exists.
+    await mailPod(namespace, "mail-2", LATE_NODE, "10.244.22.11");
     await product.startAgent(LATE_NODE);
-    const expected = [
+    const bothNodes = [
       "http 10.244.22.10 ready -",
       "http 10.244.22.11 ready -",
       "smtp 10.244.22.10 ready -",
       "smtp 10.244.22.11 ready -",
     ];
-    await waitFor("good published ready by both agents", async () => {
+    await waitFor("good's pod on the late node published ready", async () => {
       const rows = await published(namespace, "good");
-      return JSON.stringify(rows) === JSON.stringify(expected) ? rows : undefined;
+      return JSON.stringify(rows) === JSON.stringify(bothNodes) ? rows : undefined;
     });
 
     const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
