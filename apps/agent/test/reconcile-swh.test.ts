@@ -151,6 +151,22 @@ describe("reconcileSwh", () => {
     expect(world.issues).toEqual(["web ProbePortNotFound spec.healthcheck.probes[1].tcp.targetPort"]);
   });
 
+  it("after a restart, an endpoint failing a probe that cannot run is rewritten by nothing", async () => {
+    const world = new World();
+    world.swhs = [
+      aSwhObject({ probes: [aTcpProbe(8080), aTcpProbe("smtpp"), aTcpProbe(9090)], spec: twoPorts }),
+    ];
+    world.pods = [aPod({ ips: ["10.244.1.5"] })];
+    for (const t of world.targets().targets) world.states.set(t.id, { passing: true });
+    await world.reconcile();
+    const published = structuredClone(world.slices);
+    const writes = world.writes;
+    world.states = restartSeeds(world);
+    await world.reconcile();
+    expect(world.writes).toBe(writes);
+    expect(world.slices).toEqual(published);
+  });
+
   it("leaves a malformed stored SWH alone and reports it, while another SWH on the node is published", async () => {
     const world = new World();
     const bad = aSwhObject({ name: "bad", probes: [aTcpProbe(8080)] });

@@ -87,16 +87,23 @@ export function resolvePod(swh: SwhInput, pod: PodInfo): ResolvedPod {
     const target = probeTargetPort(probe);
     const port = target === undefined ? undefined : resolveProbeTargetPort(target, pod.containerPorts);
     if (port === undefined) {
-      const message =
-        target === undefined
-          ? `the probe has no ${probeSubObjectKey(probe)}.targetPort; it cannot run and fails on every port of pod ${podKey(pod)}`
-          : `probe targetPort "${describeValue(target)}" is not a container port of pod ${podKey(pod)}; the probe cannot run and fails on every port of the pod`;
-      issues.push({ kind: AGGREGATION_ISSUE_KINDS.probePortNotFound, path, pod: podKey(pod), message });
+      const cause = (of: string) =>
+        (target === undefined
+          ? `the probe has no ${probeSubObjectKey(probe)}.targetPort`
+          : `probe targetPort "${describeValue(target)}" is not a container port of ${of}`) +
+        "; the probe cannot run and fails on every port of the pod";
+      issues.push({
+        kind: AGGREGATION_ISSUE_KINDS.probePortNotFound,
+        path,
+        pod: podKey(pod),
+        message: cause(`pod ${podKey(pod)}`),
+      });
+      // The endpoint's message leaves the pod out (the endpoint names it), so status merges equal problems.
       unrunnable.push({
         index,
         description: describeProbe(probe, describeValue(target ?? "?")),
         reason: "PortNotFound",
-        message,
+        message: cause("the pod"),
       });
       return;
     }
