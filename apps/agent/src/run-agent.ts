@@ -29,8 +29,9 @@ import {
   informersSynced,
   startAgentInformers,
 } from "./internal/informers.js";
+import { ObjectProblems } from "./internal/object-problems.js";
 import { podInfoFromPod } from "./internal/pod-info.js";
-import { planNodeTargets } from "./internal/probe-targets.js";
+import { planNodeTargets, type TargetPlan } from "./internal/probe-targets.js";
 import { ProbeTracker } from "./internal/probe-tracker.js";
 import { PublicationLog } from "./internal/publication-log.js";
 import { reconcileSwh } from "./internal/reconcile-swh.js";
@@ -131,6 +132,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     metrics: kubeMetrics,
   });
   const sliceApi = kubeConfig.makeApiClient(DiscoveryV1Api);
+  // One malformed object never stops the others (ADR 0015): it is skipped per object and reported here.
+  const problems = new ObjectProblems({ events, logger: log, nodeName });
 
   const informers: AgentInformers = startAgentInformers({
     kubeConfig,
@@ -143,14 +146,30 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
 
   const pods = (): PodInfo[] =>
     informers.pods.list().flatMap((pod) => {
-      const info = podInfoFromPod(pod as V1Pod);
-      return info === undefined ? [] : [info];
+      try {
+        const info = podInfoFromPod(pod as V1Pod);
+        return info === undefined ? [] : [info];
+      } catch (err) {
+        problems.unreadablePod(pod as V1Pod, err);
+        return [];
+      }
     });
   const swhInputs = () =>
     informers.swhs.list().flatMap((obj) => {
-      const input = swhInputFromObject(obj);
-      return input === undefined ? [] : [input];
+      try {
+        const input = swhInputFromObject(obj);
+        return input === undefined ? [] : [input];
+      } catch (err) {
+        const { name = "", namespace = "", uid } = obj.metadata ?? {};
+        problems.unprocessableSwh({ name, namespace, uid }, obj.spec, err);
+        return [];
+      }
     });
+  const planTargets = (): TargetPlan => {
+    const plan = planNodeTargets(swhInputs(), pods(), nodeName);
+    for (const { swh, error } of plan.rejected) problems.unprocessableSwh(swh, swh.spec, error);
+    return plan;
+  };
   const ownSlices = (namespace: string, name: string): V1EndpointSlice[] => {
     const matches = (slice: V1EndpointSlice) =>
       slice.metadata?.namespace === namespace && isOwnedSlice(slice, { nodeName, swhName: name });
@@ -251,7 +270,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       }
     },
   });
-  const initial = planNodeTargets(swhInputs(), pods(), nodeName);
+  const initial = planTargets();
   const slices = informers.slices.list() as V1EndpointSlice[];
   const seeds = readReasonSeeds(slices);
   const passing = seedProbeStates(
@@ -259,7 +278,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     slices,
   );
   for (const id of passing.keys()) seeds.set(id, { passing: true });
-  seedPrecedingProbes(swhInputs(), pods(), nodeName, slices, seeds);
+  seedPrecedingProbes(swhInputs(), pods(), nodeName, slices, seeds, (swh, error) =>
+    problems.unprocessableSwh(swh, swh.spec, error),
+  );
   tracker.sync(initial, seeds);
   metrics.probeTargets.set(tracker.size);
   log.info("agent started", { targets: tracker.size, seededPassing: passing.size, slices: slices.length });
@@ -268,7 +289,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   const publications = new PublicationLog(log, metrics.endpointsWithheld);
   const work = async (key: string): Promise<void> => {
     if (key === TARGETS) {
-      tracker.sync(planNodeTargets(swhInputs(), pods(), nodeName));
+      tracker.sync(planTargets());
       metrics.probeTargets.set(tracker.size);
       return;
     }
@@ -298,6 +319,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       },
       transitions: (swh, transitions) =>
         recordEndpointTransitions(swh, transitions, { events, metrics, logger: log }),
+      issues: (swh, issues) => problems.probeIssues(swh, issues),
+      unprocessable: (swh, error) => problems.unprocessableSwh(swh, swh.spec, error),
       endpoints: (ref, counts) => {
         for (const state of ["ready", "not_ready", "terminating"] as const) {
           const labels = { namespace: ref.namespace, service: ref.name, state };
@@ -326,9 +349,13 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   return { registry, ports, ready, stop };
 }
 
-/** True when two versions of a pod look the same to the aggregation. */
+/** True when two versions of a pod look the same to the aggregation (an unreadable one never does). */
 function samePodInfo(a: V1Pod, b: V1Pod): boolean {
-  return JSON.stringify(podInfoFromPod(a)) === JSON.stringify(podInfoFromPod(b));
+  try {
+    return JSON.stringify(podInfoFromPod(a)) === JSON.stringify(podInfoFromPod(b));
+  } catch {
+    return false; // reported when the pod list is read
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { V1Service } from "@kubernetes/client-node";
 import { ownerReferenceTo } from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
-import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe } from "./builders.js";
+import { seedPrecedingProbes } from "../src/internal/seed-probe-states.js";
+import { swhInputFromObject } from "../src/internal/swh-input.js";
+import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./builders.js";
 import { restartSeeds, World } from "./support/world.js";
 
 const twoPorts = {
@@ -132,6 +134,74 @@ describe("reconcileSwh", () => {
     expect(world.writes).toBe(0);
     expect(world.counts.has("shop/gone")).toBe(true);
     expect(world.counts.get("shop/gone")).toBeUndefined();
+  });
+
+  it("fails a probe whose named port is missing: the pod serves on no port, with PortNotFound, and it is reported", async () => {
+    const world = new World();
+    world.swhs = [aSwhObject({ probes: [aTcpProbe(8080), aTcpProbe("smtpp")], spec: twoPorts })];
+    world.pods = [aPod({ ips: ["10.244.1.5"] })];
+    for (const t of world.targets().targets) world.states.set(t.id, { passing: true });
+    await world.reconcile();
+    for (const port of [8080, 9090]) {
+      expect(world.endpoint(port, "10.244.1.5")).toEqual({
+        ready: false,
+        serving: false,
+        terminating: false,
+        reason: "PortNotFound",
+      });
+    }
+    expect(world.issues).toEqual(["web ProbePortNotFound spec.healthcheck.probes[1].tcp.targetPort"]);
+  });
+
+  it("after a restart, an endpoint failing a probe that cannot run is rewritten by nothing", async () => {
+    const world = new World();
+    world.swhs = [
+      aSwhObject({ probes: [aTcpProbe(8080), aTcpProbe("smtpp"), aTcpProbe(9090)], spec: twoPorts }),
+    ];
+    world.pods = [aPod({ ips: ["10.244.1.5"] })];
+    for (const t of world.targets().targets) world.states.set(t.id, { passing: true });
+    await world.reconcile();
+    const published = structuredClone(world.slices);
+    const writes = world.writes;
+    world.states = restartSeeds(world);
+    await world.reconcile();
+    expect(world.writes).toBe(writes);
+    expect(world.slices).toEqual(published);
+  });
+
+  it("leaves a malformed stored SWH alone and reports it, while another SWH on the node is published", async () => {
+    const world = new World();
+    const bad = aSwhObject({ name: "bad", probes: [aTcpProbe(8080)] });
+    world.swhs = [
+      { ...bad, spec: { ...bad.spec, ports: "smtp" as never } },
+      aSwhObject({ name: "web", probes: [aTcpProbe(8080)] }),
+    ];
+    world.pods = [aPod({ ips: ["10.244.1.5"] })];
+    const plan = world.targets();
+    expect(plan.rejected.map((r) => r.swh.name)).toEqual(["bad"]);
+    expect(plan.targets.map((t) => plan.users.get(t.id)?.map((u) => u.name))).toEqual([["web"]]);
+    for (const t of plan.targets) world.states.set(t.id, { passing: true });
+
+    await world.reconcile("shop/bad");
+    await world.reconcile("shop/web");
+    expect(world.unprocessable.map((u) => u.swh.name)).toEqual(["bad"]);
+    expect(world.slices.map((s) => s.metadata?.labels?.["kubernetes.io/service-name"])).toEqual(["web"]);
+    expect(world.endpoint(8080, "10.244.1.5")).toMatchObject({ ready: true });
+  });
+
+  it("seeds the other SWHs after a restart when one stored SWH is malformed", () => {
+    const world = new World();
+    const bad = aSwhObject({ name: "bad", probes: [aTcpProbe(8080)] });
+    world.swhs = [
+      { ...bad, spec: { ...bad.spec, ipFamilies: 4 as never } },
+      aSwhObject({ name: "web", probes: [aTcpProbe(8080)] }),
+    ];
+    world.pods = [aPod({ ips: ["10.244.1.5"] })];
+    const skipped: string[] = [];
+    const swhs = world.swhs.flatMap((x) => swhInputFromObject(x) ?? []);
+    expect(() => seedPrecedingProbes(swhs, world.pods, NODE, [], new Map())).toThrow();
+    seedPrecedingProbes(swhs, world.pods, NODE, [], new Map(), (swh) => skipped.push(swh.name));
+    expect(skipped).toEqual(["bad"]);
   });
 });
 

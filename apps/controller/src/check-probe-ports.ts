@@ -1,11 +1,12 @@
 /**
  * Static check of an SWH's probes against its Service ports (SPEC §3.1): a probe whose numeric target port no
- * Service port sends traffic to gates nothing, which is almost always a mistake. Named ports resolve per pod,
- * so they can only be judged by the agents (they report `PortNotFound`).
+ * Service port sends traffic to gates nothing, which is almost always a mistake; a probe of a mode this version
+ * cannot run fails on every port of every pod (`UnsupportedMode`, fail closed). Named ports resolve per pod, so
+ * they can only be judged by the agents (they report `PortNotFound`).
  */
-import type { ServiceWithHealthchecksSpec } from "@swh/crd-types";
+import { describeValue, isProbeMode, type ServiceWithHealthchecksSpec } from "@swh/crd-types";
 
-/** One message per probe that targets a port no Service port uses; empty when all are fine. */
+/** One message per probe that cannot run or targets a port no Service port uses; empty when all are fine. */
 export function checkProbePorts(spec: Readonly<ServiceWithHealthchecksSpec>): string[] {
   const ports = spec.ports ?? [];
   const anyNamedTarget = ports.some((p) => typeof p.targetPort === "string" && p.targetPort !== "");
@@ -19,6 +20,12 @@ export function checkProbePorts(spec: Readonly<ServiceWithHealthchecksSpec>): st
   }
   const problems: string[] = [];
   (spec.healthcheck?.probes ?? []).forEach((probe, index) => {
+    if (!isProbeMode(probe.mode)) {
+      problems.push(
+        `spec.healthcheck.probes[${index}].mode ${describeValue(probe.mode)} is not supported by this version; the probe fails (UnsupportedMode) on every port of every pod`,
+      );
+      return;
+    }
     const target = probe.tcp?.targetPort ?? probe.http?.targetPort ?? probe.postgreSQL?.targetPort;
     if (typeof target !== "number") return;
     // A named Service targetPort may resolve to this number on some pods.

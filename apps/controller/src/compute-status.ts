@@ -151,6 +151,51 @@ export function computeStatus(input: StatusInput): ControllerStatus {
   return status;
 }
 
+/** Reason of the conditions of an SWH the controller cannot process (see `computeInvalidSpecStatus`). */
+export const INVALID_SPEC_REASON = "InvalidSpec";
+
+/**
+ * The status of an SWH the controller cannot process — a stored object whose shape no longer fits the schema
+ * (the API server never re-validates stored objects); `problem` names the field. `Ready`, `ServiceReady` (and its
+ * alias) are False and `ProbesValid` Unknown, with reason `InvalidSpec`; everything else keeps its stored value,
+ * because the child Service and the slices are left as they are (fail static) until the object changes.
+ */
+export function computeInvalidSpecStatus(
+  swh: Readonly<ServiceWithHealthchecks>,
+  problem: string,
+  now: Timestamp,
+): ControllerStatus {
+  const previous = (swh.status ?? {}) as ControllerStatus;
+  const message = `${problem}; the child Service and the endpoints are left as they are until the spec is fixed`;
+  const invalid = (type: string, status: Condition["status"] = "False"): ConditionInput => ({
+    type,
+    status,
+    reason: INVALID_SPEC_REASON,
+    message,
+  });
+  const kept: ConditionInput[] = (previous.conditions ?? [])
+    .filter((c) => c.type === CONDITION_TYPES.agentsReporting)
+    .map(({ type, status, reason, message }) => ({ type, status, reason, message }));
+  const generation = swh.metadata.generation;
+  const status: ControllerStatus = {
+    ...structuredClone(previous),
+    conditions: withTransitionTimes(
+      previous.conditions,
+      [
+        invalid(CONDITION_TYPES.ready),
+        invalid(CONDITION_TYPES.serviceReady),
+        invalid(CONDITION_TYPES.childServiceReady),
+        invalid(CONDITION_TYPES.probesValid, "Unknown"),
+        ...kept,
+      ],
+      now,
+      generation,
+    ),
+  };
+  if (generation !== undefined) status.observedGeneration = generation;
+  return status;
+}
+
 /** True when writing `next` would change nothing in `stored` (absent and empty values count as equal). */
 export function sameStatus(
   stored: Readonly<ControllerStatus> | undefined,

@@ -6,6 +6,7 @@
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import {
   CONDITION_TYPES,
+  describeUnprocessableSpec,
   isControlledBy,
   isControllerRefTo,
   SERVICE_PROBLEMS,
@@ -14,14 +15,16 @@ import {
 import type { Logger, WorkResult } from "@swh/kube";
 import {
   type ControllerStatus,
+  computeInvalidSpecStatus,
   computeStatus,
+  INVALID_SPEC_REASON,
   type ServiceSyncOutcome,
   sameStatus,
 } from "./compute-status.js";
 import { conditionChanges } from "./conditions.js";
 import { type ControllerApi, describeApiError, httpStatusOf } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
-import { planService } from "./plan-service.js";
+import { planService, type ServicePlan } from "./plan-service.js";
 import { mergePatch } from "./status-patch.js";
 
 /** Where Events go; `@swh/kube`'s EventRecorder fits. */
@@ -86,7 +89,10 @@ export class ServiceWriteError extends Error {
 
 /**
  * Reconciles the SWH `key`. A conflict (409: our cache is behind) asks for a quick requeue; a failed Service
- * write is reported in status and then rejected so the queue retries with backoff.
+ * write is reported in status and then rejected so the queue retries with backoff. An SWH whose stored shape the
+ * computation cannot handle (it throws) gets an `InvalidSpec` status naming the first bad field and a Warning
+ * Event, its Service is left as it is, and it is not retried until it changes: one bad object never stops or
+ * slows the others (ADR 0015).
  */
 export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise<WorkResult> {
   const [namespace = "", name = ""] = key.split("/", 2);
@@ -109,8 +115,26 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
 
   // Each write stops when leadership ends or after WRITE_TIMEOUT_MS, whichever comes first.
   const writeSignal = () => AbortSignal.any([deps.signal, AbortSignal.timeout(WRITE_TIMEOUT_MS)]);
+  // Only the pure computations are guarded: an API error must keep its retry, a malformed object cannot use one.
+  const invalid = (error: unknown): Promise<WorkResult> => {
+    const problem = describeUnprocessableSpec(swh.spec, error);
+    log.warn("SWH cannot be processed; left as it is until it changes", { problem });
+    return publishStatus(
+      key,
+      swh,
+      ref,
+      computeInvalidSpecStatus(swh, problem, deps.now()),
+      deps,
+      writeSignal,
+    );
+  };
   const stored = deps.getService(namespace, name);
-  const plan = planService(swh, stored);
+  let plan: ServicePlan;
+  try {
+    plan = planService(swh, stored);
+  } catch (error) {
+    return invalid(error);
+  }
   let sync: ServiceSyncOutcome = { ready: true };
   let service: Readonly<V1Service> | undefined = stored;
   let writeError: unknown;
@@ -152,14 +176,19 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
   const ours = service !== undefined && isControlledBy(service, swh);
 
   const slices = deps.slicesOf(key).filter((slice) => belongsTo(slice, swh));
-  const status = computeStatus({
-    swh,
-    sync,
-    service: ours ? service : undefined,
-    slices,
-    staleNodes: deps.staleNodes(),
-    now: deps.now(),
-  });
+  let status: ControllerStatus;
+  try {
+    status = computeStatus({
+      swh,
+      sync,
+      service: ours ? service : undefined,
+      slices,
+      staleNodes: deps.staleNodes(),
+      now: deps.now(),
+    });
+  } catch (error) {
+    return invalid(error);
+  }
   const endpoints = status.endpoints;
   deps.metrics.serviceEndpoints.set({ namespace, service: name, state: "ready" }, endpoints?.ready ?? 0);
   deps.metrics.serviceEndpoints.set(
@@ -167,6 +196,28 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
     (endpoints?.total ?? 0) - (endpoints?.ready ?? 0),
   );
 
+  const result = await publishStatus(key, swh, ref, status, deps, writeSignal);
+  if (writeError !== undefined)
+    throw new ServiceWriteError(`writing Service ${key} failed: ${describeApiError(writeError)}`, {
+      cause: writeError,
+    });
+  return result;
+}
+
+/**
+ * Patches `status` unless it equals the stored one (or the one we wrote and the informer has not delivered yet),
+ * over the resourceVersion it was computed from (a 409 asks for a requeue, ADR 0019),
+ * then records an Event per condition change. A status naming an invalid spec records a Warning `InvalidSpec`
+ * Event when written, so even a new SWH (whose first conditions are no change) gets one.
+ */
+async function publishStatus(
+  key: string,
+  swh: Readonly<ServiceWithHealthchecks>,
+  ref: Parameters<EventRecorderLike["record"]>[0],
+  status: ControllerStatus,
+  deps: SwhReconcileDeps,
+  writeSignal: () => AbortSignal,
+): Promise<WorkResult> {
   const nowMs = deps.now().getTime();
   const written = deps.writtenStatus.get(key);
   const pending =
@@ -176,33 +227,38 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
     nowMs - written.at < WRITTEN_STATUS_TTL_MS;
   if (!pending) deps.writtenStatus.delete(key);
   const previous = pending ? written.status : (swh.status as ControllerStatus | undefined);
-  if (!sameStatus(previous, status)) {
-    // Written only over the version the status was computed from: a newer leader's write is never overwritten.
-    const basis = pending ? written.resourceVersion : swh.metadata.resourceVersion;
-    let resourceVersion: string | undefined;
-    try {
-      resourceVersion = await deps.api.patchStatus(
-        { namespace, name, resourceVersion: basis },
-        mergePatch(previous ?? {}, status),
-        writeSignal(),
-      );
-    } catch (err) {
-      if (httpStatusOf(err) !== 409) throw err;
-      log.debug("SWH changed since the status was computed; requeueing", { err: describeApiError(err) });
-      deps.writtenStatus.delete(key);
-      return { requeueAfterMs: CONFLICT_REQUEUE_MS };
-    }
-    deps.writtenStatus.set(key, { uid: swh.metadata.uid, resourceVersion, at: nowMs, status });
-    for (const change of conditionChanges(previous?.conditions, status.conditions ?? [])) {
-      if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough
-      const type = change.to === "True" ? "Normal" : "Warning";
-      deps.events.record(ref, type, change.reason, `${change.type} is ${change.to}: ${change.message}`);
-    }
-  }
-  if (writeError !== undefined)
-    throw new ServiceWriteError(`writing Service ${key} failed: ${describeApiError(writeError)}`, {
-      cause: writeError,
+  if (sameStatus(previous, status)) return;
+  // Written only over the version the status was computed from: a newer leader's write is never overwritten.
+  const basis = pending ? written.resourceVersion : swh.metadata.resourceVersion;
+  let resourceVersion: string | undefined;
+  try {
+    resourceVersion = await deps.api.patchStatus(
+      { namespace: ref.namespace, name: ref.name, resourceVersion: basis },
+      mergePatch(previous ?? {}, status),
+      writeSignal(),
+    );
+  } catch (err) {
+    if (httpStatusOf(err) !== 409) throw err;
+    deps.logger.debug("SWH changed since the status was computed; requeueing", {
+      swh: key,
+      err: describeApiError(err),
     });
+    deps.writtenStatus.delete(key);
+    return { requeueAfterMs: CONFLICT_REQUEUE_MS };
+  }
+  deps.writtenStatus.set(key, { uid: swh.metadata.uid, resourceVersion, at: nowMs, status });
+  const changes = conditionChanges(previous?.conditions, status.conditions ?? []);
+  const invalid = status.conditions?.find(
+    (c) => c.type === CONDITION_TYPES.ready && c.reason === INVALID_SPEC_REASON,
+  );
+  if (invalid !== undefined && !changes.some((c) => c.type === CONDITION_TYPES.ready)) {
+    deps.events.record(ref, "Warning", INVALID_SPEC_REASON, invalid.message);
+  }
+  for (const change of changes) {
+    if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough
+    const type = change.to === "True" ? "Normal" : "Warning";
+    deps.events.record(ref, type, change.reason, `${change.type} is ${change.to}: ${change.message}`);
+  }
 }
 
 /** A slice counts for `swh` when it is controlled by it (or carries no controller, e.g. written by hand). */

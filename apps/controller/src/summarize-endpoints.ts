@@ -16,11 +16,15 @@ import { parseEndpointReasons } from "./endpoint-reasons.js";
 /** Default bound of `status.endpoints.list`: enough to see what fails, small enough for any object size. */
 export const DEFAULT_MAX_LISTED_ENDPOINTS = 50;
 
-/** Reasons an agent reports that mean the probe configuration, not the pod, is wrong. */
+/**
+ * Reasons an agent reports that mean the probe configuration, not the pod, is wrong (`PortNotFound` and
+ * `UnsupportedMode`: a probe that cannot run and so fails closed).
+ */
 export const CONFIGURATION_REASONS: ReadonlySet<string> = new Set([
   "CredentialsMissing",
   "CredentialsInvalid",
   "PortNotFound",
+  "UnsupportedMode",
 ]);
 
 /** Per-port counts, the endpoint summary, the nodes that published endpoints, configuration problems seen. */

@@ -165,4 +165,42 @@ describe("reconcileSwh", () => {
     await expect(running).rejects.toThrow("lost leadership");
     expect(calls).toEqual(["createService"]);
   });
+
+  it.each([
+    ["spec.ports", { ports: "smtp" }],
+    ["spec.healthcheck.probes", { healthcheck: { probes: "tcp" } }],
+  ])(
+    "gives a malformed stored SWH an InvalidSpec status naming %s, leaves its Service and does not retry",
+    async (field, spec) => {
+      const { api, calls } = fakeApi();
+      const d = deps({ api, getSwh: () => aSwh(spec as never, { resourceVersion: "7" }) });
+      await expect(reconcileSwh("ns/web", d)).resolves.toBeUndefined();
+      expect(calls.map((c) => c.op).filter((op) => op !== "createService")).toEqual(["patchStatus"]);
+      const patch = calls.find((c) => c.op === "patchStatus")?.arg as {
+        patch: { conditions: { type: string; status: string; reason: string; message: string }[] };
+      };
+      const byType = new Map(patch.patch.conditions.map((c) => [c.type, c]));
+      expect(byType.get("Ready")).toMatchObject({ status: "False", reason: "InvalidSpec" });
+      expect(byType.get("Ready")?.message.startsWith(`${field}: must be of type`)).toBe(true);
+      expect(byType.get("ServiceReady")).toMatchObject({ status: "False", reason: "InvalidSpec" });
+      expect(d.recorded).toContain("Warning/InvalidSpec");
+    },
+  );
+
+  it("names an unsupported probe mode in ProbesValid", async () => {
+    const { api, calls } = fakeApi();
+    const probes = [{ mode: "GRPC", grpc: { port: 8080 } }];
+    const d = deps({
+      api,
+      getSwh: () => aSwh({ healthcheck: { probes } } as never, { resourceVersion: "7" }),
+    });
+    await reconcileSwh("ns/web", d);
+    const patch = calls.find((c) => c.op === "patchStatus")?.arg as {
+      patch: { conditions: { type: string; status: string; message: string }[] };
+    };
+    expect(patch.patch.conditions.find((c) => c.type === "ProbesValid")).toMatchObject({ status: "False" });
+    expect(patch.patch.conditions.find((c) => c.type === "ProbesValid")?.message).toContain(
+      "spec.healthcheck.probes[0].mode GRPC is not supported",
+    );
+  });
 });

@@ -1,4 +1,10 @@
-import { type ResolvedProbe, resolvedTargetId, resolvePod } from "./internal/resolve-pod.js";
+import {
+  type ResolvedProbe,
+  resolvedTargetId,
+  resolvePod,
+  type UnrunnableProbe,
+  unrunnableTargetId,
+} from "./internal/resolve-pod.js";
 import { describeProbe } from "./probe-identity.js";
 import { addressesByFamily } from "./resolve-port.js";
 import { candidatePods, compareStrings } from "./select-pods.js";
@@ -28,7 +34,9 @@ export interface AggregateOptions {
  * resolved port equals the Service port's container port passes (ports matched by number, so a TCP probe on 53
  * gates UDP/53); a failing group takes the pod out of that port only. `ready` = serving and not terminating;
  * with `publishNotReadyAddresses` every candidate is ready while `serving` keeps the real value (as Kubernetes
- * does). A target without a state is failing (`NotProbedYet`). Problems are returned as issues, never thrown.
+ * does). A target without a state is failing (`NotProbedYet`). A probe that cannot run on a pod (named port
+ * missing, unknown mode) fails on every port of that pod with `PortNotFound` / `UnsupportedMode` (fail closed).
+ * Problems are also returned as issues, never thrown.
  */
 export function aggregateEndpoints(
   swh: SwhInput,
@@ -50,6 +58,8 @@ export function aggregateEndpoints(
       for (const { servicePort, containerPort } of resolved.ports) {
         const failure = firstFailure(
           resolved.probes.filter((p) => p.port === containerPort),
+          resolved.unrunnable,
+          address,
           (probe) => ids.get(probe) as string,
           states,
         );
@@ -100,22 +110,38 @@ export function aggregateEndpoints(
   };
 }
 
+/** The first failing probe in spec order among the port's group and the probes that cannot run at all. */
 function firstFailure(
   probes: readonly ResolvedProbe[],
+  unrunnable: readonly UnrunnableProbe[],
+  address: string,
   idOf: (probe: ResolvedProbe["probe"]) => string,
   states: ProbeStates,
 ): EndpointFailure | undefined {
+  let failure: EndpointFailure | undefined;
   for (const { index, probe, port } of probes) {
     const targetId = idOf(probe);
     const state = states.get(targetId);
     if (state?.passing === true) continue;
-    return {
+    failure = {
       probeIndex: index,
       failingProbe: describeProbe(probe, port),
       reason: state?.reason ?? "NotProbedYet",
       message: state?.message ?? (state === undefined ? "no probe result yet" : "probe failing"),
       targetId,
     };
+    break;
   }
-  return undefined;
+  // Probes are in spec order in both lists, so the earliest unrunnable one is the only candidate.
+  const [first] = unrunnable;
+  if (first !== undefined && (failure === undefined || first.index < failure.probeIndex)) {
+    return {
+      probeIndex: first.index,
+      failingProbe: first.description,
+      reason: first.reason,
+      message: first.message,
+      targetId: unrunnableTargetId(address, first),
+    };
+  }
+  return failure;
 }

@@ -1,20 +1,28 @@
 import { createHash } from "node:crypto";
-import type { DefaultedProbeSpec, IntOrString } from "@swh/crd-types";
+import { type DefaultedProbeSpec, describeValue, type IntOrString, isProbeMode } from "@swh/crd-types";
 
 const SUB_OBJECT_OF_MODE = { TCP: "tcp", HTTP: "http", PostgreSQL: "postgreSQL" } as const;
 
-/** The field holding a probe's mode-specific settings (`tcp`, `http` or `postgreSQL`). */
-export function probeSubObjectKey(probe: DefaultedProbeSpec): "tcp" | "http" | "postgreSQL" {
-  return SUB_OBJECT_OF_MODE[probe.mode];
+/**
+ * The field holding a probe's mode-specific settings (`tcp`, `http` or `postgreSQL`); undefined for a mode this
+ * version cannot run (a stored object is not re-validated when the schema changes).
+ */
+export function probeSubObjectKey(probe: DefaultedProbeSpec): "tcp" | "http" | "postgreSQL" | undefined {
+  return isProbeMode(probe.mode) ? SUB_OBJECT_OF_MODE[probe.mode] : undefined;
 }
 
-/** A probe's targetPort, or undefined when the sub-object matching its mode is missing. */
+/** A probe's targetPort, or undefined when its mode is unknown or the sub-object matching it is missing. */
 export function probeTargetPort(probe: DefaultedProbeSpec): IntOrString | undefined {
-  return probe[probeSubObjectKey(probe)]?.targetPort;
+  const key = probeSubObjectKey(probe);
+  return key === undefined ? undefined : probe[key]?.targetPort;
 }
 
-/** Short human description of a probe for status and logs, e.g. `HTTP :8080 /healthz`. Never includes secrets. */
+/**
+ * Short human description of a probe for status and logs, e.g. `HTTP :8080 /healthz`; a probe of an unknown
+ * mode is described by its mode alone (bounded), e.g. `GRPC`. Never includes secrets.
+ */
 export function describeProbe(probe: DefaultedProbeSpec, port: number | string): string {
+  if (!isProbeMode(probe.mode)) return describeValue(probe.mode);
   if (probe.mode === "HTTP") {
     const scheme = probe.http?.scheme === "HTTPS" ? "HTTPS" : "HTTP";
     return `${scheme} :${port} ${probe.http?.path ?? "/"}`;
@@ -65,7 +73,7 @@ function canonicalSettings(probe: DefaultedProbeSpec): string {
   let text = settingsCache.get(probe);
   if (text === undefined) {
     const key = probeSubObjectKey(probe);
-    text = canonicalJson(normalizeSettings(key, probe[key]));
+    text = canonicalJson(key === undefined ? null : normalizeSettings(key, probe[key]));
     settingsCache.set(probe, text);
   }
   return text;

@@ -76,9 +76,13 @@ export interface EndpointFailure {
   probeIndex: number;
   /** Human-readable probe, e.g. `HTTP :8080 /healthz`. */
   failingProbe: string;
-  /** A ProbeFailureReason such as `ConnectionRefused`, or `NotProbedYet` while no result exists. */
+  /**
+   * A ProbeFailureReason such as `ConnectionRefused`, `NotProbedYet` while no result exists, or `PortNotFound` /
+   * `UnsupportedMode` for a probe that cannot run on this pod.
+   */
   reason: string;
   message: string;
+  /** The probe target id; for a probe that cannot run (no target exists) a fixed id naming address and probe. */
   targetId: string;
 }
 
@@ -112,8 +116,13 @@ export interface ProbeState {
 export const AGGREGATION_ISSUE_KINDS = {
   /** A probe's resolved port is used by no Service port of that pod: it gates nothing. */
   probePortUnused: "ProbePortUnused",
-  /** A probe's named targetPort is not a container port of the pod. */
+  /**
+   * A probe's named targetPort is not a container port of the pod (or the probe has none): the probe cannot run,
+   * so it fails with `PortNotFound` on every port of that pod (fail closed).
+   */
   probePortNotFound: "ProbePortNotFound",
+  /** A probe's mode is not one this version runs: it fails with `UnsupportedMode` on every port of every pod. */
+  probeModeUnsupported: "ProbeModeUnsupported",
   /** A Service port's named targetPort is not a container port of the pod: the pod is not published on it. */
   targetPortNotFound: "TargetPortNotFound",
 } as const;

@@ -1,3 +1,4 @@
+import type { DefaultedProbeSpec } from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
 import {
   type Aggregation,
@@ -5,6 +6,7 @@ import {
   type PodInfo,
   type ProbeState,
   type ProbeTarget,
+  planProbeTargets,
   type SwhInput,
 } from "../src/index.js";
 import { anHttpProbe, aPod, aPort, aSwh, aTcpProbe, deepFreeze, noZone, statesFor } from "./builders.js";
@@ -284,5 +286,112 @@ describe("aggregateEndpoints", () => {
     const forward = aggregateEndpoints(swh, pods, states, noZone);
     const backward = aggregateEndpoints(swh, [...pods].reverse(), states, noZone);
     expect(backward).toEqual(forward);
+  });
+});
+
+/** `port reason failingProbe` of each endpoint of `result`, for the fail-closed cases. */
+function failures(result: Aggregation): string[] {
+  return result.groups.flatMap((g) =>
+    g.endpoints.map(
+      (e) =>
+        `${g.portName} ${e.targetRef.name} ${e.conditions.serving ? "serving" : "not-serving"} ` +
+        `${e.failure?.reason ?? "-"} ${e.failure?.failingProbe ?? "-"}`,
+    ),
+  );
+}
+
+/** A probe as a stored object of a newer schema (or garbage) may hold it: a mode this version does not run. */
+function aProbeOfMode(mode: unknown): DefaultedProbeSpec {
+  return { ...aTcpProbe(8080), mode, tcp: undefined, grpc: { port: 8080 } } as unknown as DefaultedProbeSpec;
+}
+
+describe("aggregateEndpoints fails closed on probes that cannot run", () => {
+  const twoPorts = [aPort(), aPort({ name: "metrics", port: 9090, targetPort: 9090 })];
+
+  it("takes the pod out of every port with PortNotFound when a probe's named targetPort is no container port", () => {
+    const swh = deepFreeze(
+      aSwh({ spec: { ports: twoPorts }, probes: [aTcpProbe(8080), aTcpProbe("smtpp")] }),
+    );
+    const pods = deepFreeze([aPod()]);
+    const result = aggregateEndpoints(swh, pods, statesFor([swh], pods), noZone);
+    expect(published(result)).toEqual([
+      "http/IPv4/8080/TCP 10.244.1.1 web-1 ---",
+      "metrics/IPv4/9090/TCP 10.244.1.1 web-1 ---",
+    ]);
+    expect(failures(result)).toEqual([
+      "http web-1 not-serving PortNotFound TCP :smtpp",
+      "metrics web-1 not-serving PortNotFound TCP :smtpp",
+    ]);
+    expect(result.groups[0]?.endpoints[0]?.failure?.message).toContain('"smtpp" is not a container port');
+    expect(result.issues.map((i) => `${i.kind} ${i.path} ${i.pod}`)).toEqual([
+      "ProbePortNotFound spec.healthcheck.probes[1].tcp.targetPort default/web-1",
+    ]);
+  });
+
+  it("fails only the pods that lack the named port", () => {
+    const swh = deepFreeze(aSwh({ probes: [anHttpProbe("admin")] }));
+    const withAdmin = aPod({
+      name: "web-2",
+      ips: ["10.244.1.2"],
+      containerPorts: [
+        { name: "http", containerPort: 8080, protocol: "TCP" },
+        { name: "admin", containerPort: 8080, protocol: "TCP" },
+      ],
+    });
+    const pods = deepFreeze([aPod(), withAdmin]);
+    const result = aggregateEndpoints(swh, pods, statesFor([swh], pods), noZone);
+    expect(failures(result)).toEqual([
+      "http web-1 not-serving PortNotFound HTTP :admin /healthz",
+      "http web-2 serving - -",
+    ]);
+  });
+
+  it.each([
+    ["GRPC", "GRPC"],
+    [7, "7"],
+    [undefined, "undefined"],
+  ])("takes every pod out of every port with UnsupportedMode for mode %j", (mode, shown) => {
+    const swh = deepFreeze(aSwh({ spec: { ports: twoPorts }, probes: [aProbeOfMode(mode)] }));
+    const pods = deepFreeze([aPod(), aPod({ name: "web-2", ips: ["10.244.1.2"] })]);
+    const result = aggregateEndpoints(swh, pods, statesFor([swh], pods), noZone);
+    expect(failures(result)).toEqual([
+      `http web-1 not-serving UnsupportedMode ${shown}`,
+      `http web-2 not-serving UnsupportedMode ${shown}`,
+      `metrics web-1 not-serving UnsupportedMode ${shown}`,
+      `metrics web-2 not-serving UnsupportedMode ${shown}`,
+    ]);
+    expect(result.issues.map((i) => `${i.kind} ${i.path} ${i.pod ?? "all pods"}`)).toEqual([
+      "ProbeModeUnsupported spec.healthcheck.probes[0].mode all pods",
+    ]);
+    expect(planProbeTargets([swh], pods)).toEqual([]);
+  });
+
+  it("names the first failing probe in spec order: an earlier probe's own failure comes first", () => {
+    const swh = deepFreeze(
+      aSwh({ spec: { ports: twoPorts }, probes: [aTcpProbe(8080), aTcpProbe("smtpp")] }),
+    );
+    const pods = deepFreeze([aPod()]);
+    const result = aggregateEndpoints(swh, pods, statesFor([swh], pods, failing(8080)), noZone);
+    expect(failures(result)).toEqual([
+      "http web-1 not-serving ConnectionRefused TCP :8080",
+      "metrics web-1 not-serving PortNotFound TCP :smtpp",
+    ]);
+  });
+
+  it("keeps publishNotReadyAddresses endpoints ready while serving reports the failure", () => {
+    const swh = deepFreeze(aSwh({ spec: { publishNotReadyAddresses: true }, probes: [aTcpProbe("smtpp")] }));
+    const pods = deepFreeze([aPod()]);
+    expect(published(aggregateEndpoints(swh, pods, statesFor([swh], pods), noZone))).toEqual([
+      "http/IPv4/8080/TCP 10.244.1.1 web-1 r--",
+    ]);
+  });
+
+  it("gives the failure a target id of its own per address, stable across calls", () => {
+    const swh = deepFreeze(aSwh({ probes: [aTcpProbe("smtpp")] }));
+    const pods = deepFreeze([aPod({ ips: ["10.244.1.1", "fd00:10:244::1:1"] })]);
+    const ids = () =>
+      aggregateEndpoints(swh, pods, new Map(), noZone).groups.map((g) => g.endpoints[0]?.failure?.targetId);
+    expect(ids()).toEqual(["unrunnable/10.244.1.1/probes[0]", "unrunnable/fd00:10:244::1:1/probes[0]"]);
+    expect(ids()).toEqual(ids());
   });
 });

@@ -81,6 +81,26 @@ export interface ServiceFields {
 /** Which kind of probe a `ProbeSpec` runs; it names the one sub-object (`tcp`, `http`, `postgreSQL`) it needs. */
 export type ProbeMode = "TCP" | "HTTP" | "PostgreSQL";
 
+/** Every `ProbeMode` this version runs. A stored probe with another mode (newer schema, garbage) cannot run. */
+export const PROBE_MODES: readonly ProbeMode[] = ["TCP", "HTTP", "PostgreSQL"];
+
+/**
+ * True when `mode` is a mode this version can run. Stored objects are not re-validated when the schema changes,
+ * so readers check before trusting `ProbeSpec.mode` (an unknown mode fails the probe with `UnsupportedMode`).
+ */
+export function isProbeMode(mode: unknown): mode is ProbeMode {
+  return (PROBE_MODES as readonly unknown[]).includes(mode);
+}
+
+/**
+ * A value read from a stored object (a probe mode, a port name) as text for messages: a string as it is, anything
+ * else as JSON; at most 40 characters, since a stored value that no schema checked may be anything.
+ */
+export function describeValue(value: unknown): string {
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
 /** A TCP probe: passes when a connection to `targetPort` opens. */
 export interface TcpProbeSpec {
   targetPort: IntOrString;
@@ -189,7 +209,11 @@ export interface Condition {
   observedGeneration?: number;
 }
 
-/** Why a probe failed; a closed set shared by the probe engine, slices and status. */
+/**
+ * Why a probe failed; a closed set shared by the probe engine, slices and status. `PortNotFound` (a named
+ * targetPort that is no container port of the pod) and `UnsupportedMode` (a mode this version cannot run) are
+ * probes that cannot run at all: they fail (fail closed) instead of being skipped.
+ */
 export type ProbeFailureReason =
   | "ConnectionRefused"
   | "ConnectionReset"
@@ -204,6 +228,7 @@ export type ProbeFailureReason =
   | "CredentialsMissing"
   | "CredentialsInvalid"
   | "PortNotFound"
+  | "UnsupportedMode"
   | "NotProbedYet"
   | "Error";
 

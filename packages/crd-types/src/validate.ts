@@ -35,3 +35,30 @@ export function validate(obj: unknown): ValidationIssue[] {
   validateBySchema(defaulted, schema, "", issues);
   return issues;
 }
+
+/**
+ * Names what is wrong with a stored `spec` for status, Events and logs: the first field the schema rejects today
+ * as `path: message` (e.g. `spec.ports: must be of type array: "string"`), plus how many more issues there are;
+ * undefined when the spec is valid. The API server never re-validates stored objects after a schema change, so a
+ * reader that cannot process one uses this to say which field is at fault. Messages carry no field values other
+ * than enum values, so the line never leaks a secret (header values, queries).
+ */
+export function describeSpecIssues(spec: unknown): string | undefined {
+  const issues = validate({ apiVersion: API_VERSION, kind: KIND, metadata: {}, spec });
+  const [first] = issues;
+  if (first === undefined) return undefined;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  return `${first.path}: ${first.message}${more}`;
+}
+
+/**
+ * Why a stored `spec` could not be processed, for status, Events and logs: what `describeSpecIssues` says when
+ * the schema rejects the spec, else what processing threw (`error`, bounded to 200 characters: errors from
+ * reading an object's shape name code, not values).
+ */
+export function describeUnprocessableSpec(spec: unknown, error: unknown): string {
+  const issues = describeSpecIssues(spec);
+  if (issues !== undefined) return issues;
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return `the spec could not be processed: ${text.length > 200 ? `${text.slice(0, 199)}…` : text}`;
+}

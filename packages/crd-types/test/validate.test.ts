@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { httpProbe, postgresProbe, serviceWithHealthchecks, tcpProbe, validate } from "../src/index.js";
+import {
+  describeSpecIssues,
+  httpProbe,
+  isProbeMode,
+  postgresProbe,
+  serviceWithHealthchecks,
+  tcpProbe,
+  validate,
+} from "../src/index.js";
 import { aSpec, INVALID_CASES } from "./support/invalid-manifests.js";
 import { ORIGINAL_MANIFESTS } from "./support/original-manifests.js";
 
@@ -106,5 +114,40 @@ describe("validate", () => {
         message: "mode HTTP requires the http sub-object and no other (tcp, postgreSQL must not be set)",
       },
     ]);
+  });
+});
+
+describe("describeSpecIssues", () => {
+  it("names the first field a stored spec gets wrong, and how many more there are", () => {
+    const stored = { ...aSpec(), ports: "smtp", healthcheck: { probes: [{ mode: "GRPC" }] } };
+    expect(describeSpecIssues(stored)).toBe('spec.ports: must be of type array: "string" (and 1 more)');
+  });
+
+  it("says nothing about a valid spec", () => {
+    expect(describeSpecIssues(aSpec())).toBeUndefined();
+  });
+
+  it("never repeats a header value", () => {
+    const header = { name: "Authorization", value: "Bearer s3cret" };
+    const stored = aSpec({
+      healthcheck: { probes: [{ mode: "HTTP", http: { targetPort: 80, httpHeaders: [header], path: 3 } }] },
+    } as never);
+    expect(describeSpecIssues(stored)).toMatch(/^spec\.healthcheck\.probes\[0\]\.http\.path: /);
+    expect(describeSpecIssues(stored)).not.toContain("s3cret");
+  });
+});
+
+describe("isProbeMode", () => {
+  it.each([
+    ["TCP", true],
+    ["HTTP", true],
+    ["PostgreSQL", true],
+    ["GRPC", false],
+    ["tcp", false],
+    ["constructor", false],
+    [7, false],
+    [undefined, false],
+  ])("%j is a mode this version runs: %s", (mode, expected) => {
+    expect(isProbeMode(mode)).toBe(expected);
   });
 });

@@ -1,5 +1,5 @@
 /** Runs the probe a `ProbeSpec` describes — the glue between the resource's shape and the three probes. */
-import type { ProbeSpec } from "@swh/crd-types";
+import { describeValue, type ProbeSpec } from "@swh/crd-types";
 import { probeHttp } from "./probe-http.js";
 import { type PostgresCredentials, probePostgres } from "./probe-postgres.js";
 import { type ProbeAddress, ProbeConfigError, type ProbeResult } from "./probe-result.js";
@@ -8,7 +8,8 @@ import { probeTcp } from "./probe-tcp.js";
 /**
  * Probes `target` (the pod IP and the already resolved port) as `spec` says, with `spec.timeoutSeconds`
  * (default 1) as the deadline. PostgreSQL needs `postgresCredentials` (read from the Secret by the caller);
- * when they are missing the result is a `CredentialsMissing` failure, not an exception.
+ * when they are missing the result is a `CredentialsMissing` failure, not an exception. A mode other than TCP,
+ * HTTP or PostgreSQL is an `UnsupportedMode` failure, never an exception (fail closed).
  */
 export function probeBySpec(
   target: ProbeAddress,
@@ -46,6 +47,12 @@ export function probeBySpec(
       );
     }
     default:
-      throw new ProbeConfigError("mode", `must be TCP, HTTP or PostgreSQL, got ${String(spec.mode)}`);
+      // A stored probe of a newer schema (or garbage) cannot run here: it fails, it is never skipped.
+      return Promise.resolve({
+        ok: false,
+        reason: "UnsupportedMode",
+        message: `mode ${describeValue(spec.mode)} is not supported (TCP, HTTP, PostgreSQL); the probe fails`,
+        durationMs: 0,
+      });
   }
 }

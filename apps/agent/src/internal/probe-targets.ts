@@ -5,11 +5,14 @@ import type { TargetUser } from "./seed-probe-states.js";
 export interface TargetPlan {
   targets: ProbeTarget[];
   users: Map<string, TargetUser[]>;
+  /** SWHs whose planning threw (a stored object whose shape no longer fits): skipped, with what they threw. */
+  rejected: { swh: SwhInput; error: unknown }[];
 }
 
 /**
  * Returns the de-duplicated probe targets of `swhs` over the node's `pods`, plus which SWHs use each target
- * (so a probe transition re-reconciles exactly those SWHs).
+ * (so a probe transition re-reconciles exactly those SWHs). Each SWH is planned on its own: one that cannot be
+ * planned is returned in `rejected` and the others are planned as usual (one bad object never stops the node).
  */
 export function planNodeTargets(
   swhs: readonly SwhInput[],
@@ -18,8 +21,16 @@ export function planNodeTargets(
 ): TargetPlan {
   const targets = new Map<string, ProbeTarget>();
   const users = new Map<string, TargetUser[]>();
+  const rejected: TargetPlan["rejected"] = [];
   for (const swh of swhs) {
-    for (const target of planProbeTargets([swh], pods, { nodeName })) {
+    let planned: ProbeTarget[];
+    try {
+      planned = planProbeTargets([swh], pods, { nodeName });
+    } catch (error) {
+      rejected.push({ swh, error });
+      continue;
+    }
+    for (const target of planned) {
       targets.set(target.id, target);
       const user: TargetUser = { namespace: swh.namespace, name: swh.name };
       const list = users.get(target.id);
@@ -27,7 +38,11 @@ export function planNodeTargets(
       else users.set(target.id, [user]);
     }
   }
-  return { targets: [...targets.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), users };
+  return {
+    targets: [...targets.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    users,
+    rejected,
+  };
 }
 
 /** What changes in the scheduler to go from the running targets to the planned ones. */

@@ -5,6 +5,8 @@
  */
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import {
+  type Aggregation,
+  type AggregationIssue,
   aggregateEndpoints,
   type EndpointGroup,
   type PodInfo,
@@ -51,13 +53,19 @@ export interface ReconcileDeps {
   transitions(swh: SwhInput, transitions: readonly EndpointTransition[]): void;
   /** Reports the endpoint counts after the write; `undefined` when the SWH is gone. */
   endpoints(ref: { namespace: string; name: string }, counts: EndpointCounts | undefined): void;
+  /** Reports the aggregation's problems with the SWH's probes (e.g. a probe that cannot run: Events). */
+  issues(swh: SwhInput, issues: readonly AggregationIssue[]): void;
+  /** Reports an SWH whose aggregation threw (a stored object whose shape no longer fits the schema). */
+  unprocessable(swh: SwhInput, error: unknown): void;
 }
 
 /**
  * Reconciles the SWH `namespace/name`: when it exists, its node slices are made to match the aggregation of the
  * node's pods and probe states — or, while its Service is not one it controls (`endpointPublication`, ADR 0014),
  * to carry nothing: the slices this node wrote for that name are deleted and none are written. A deleted SWH needs
- * nothing here: its slices carry an ownerReference and the garbage collector removes them.
+ * nothing here: its slices carry an ownerReference and the garbage collector removes them. An SWH whose
+ * aggregation throws is reported and left alone — its slices stay as they are and it is not retried until it
+ * changes (level-based: retrying the same object cannot succeed).
  */
 export async function reconcileSwh(key: string, deps: ReconcileDeps): Promise<void> {
   const [namespace = "", name = ""] = key.split("/", 2);
@@ -70,11 +78,22 @@ export async function reconcileSwh(key: string, deps: ReconcileDeps): Promise<vo
   }
   const publication = endpointPublication(obj, deps.service(namespace, name));
   deps.publication({ namespace, name }, publication);
+  let groups: EndpointGroup[] = [];
   // Withholding is planning with no groups: the planner deletes this node's slices of the name, writes none.
-  const groups = publication.publish
-    ? aggregateEndpoints(swh, deps.pods(), deps.states(), { zoneOf: deps.zoneOf, nodeName: deps.nodeName })
-        .groups
-    : [];
+  if (publication.publish) {
+    let aggregation: Aggregation;
+    try {
+      aggregation = aggregateEndpoints(swh, deps.pods(), deps.states(), {
+        zoneOf: deps.zoneOf,
+        nodeName: deps.nodeName,
+      });
+    } catch (error) {
+      deps.unprocessable(swh, error);
+      return;
+    }
+    groups = aggregation.groups;
+    deps.issues(swh, aggregation.issues);
+  }
   const existing = deps.ownSlices(namespace, name);
   const transitions = findEndpointTransitions(existing, groups);
   await deps.write({

@@ -73,7 +73,8 @@ function servingKey(namespace: string, swh: string, address: string, port: numbe
  * without seeding those, the first aggregation after a restart would report one of them as `NotProbedYet` and
  * rewrite the slice. Uses the aggregation itself to find them: while an endpoint's computed first failure is a
  * probe without a state and the slice names a different target, that probe is seeded passing. Mutates and
- * returns `seeds` (a fresh map owned by the caller).
+ * returns `seeds` (a fresh map owned by the caller). An SWH whose aggregation throws (a stored object whose shape
+ * no longer fits) gets no seeds and is passed to `onError` (default: rethrow); the others are seeded as usual.
  */
 export function seedPrecedingProbes(
   swhs: readonly SwhInput[],
@@ -81,6 +82,9 @@ export function seedPrecedingProbes(
   nodeName: string,
   slices: readonly V1EndpointSlice[],
   seeds: Map<string, ProbeState>,
+  onError: (swh: SwhInput, error: unknown) => void = (_swh, error) => {
+    throw error;
+  },
 ): Map<string, ProbeState> {
   const published = new Map<string, string>();
   for (const slice of slices) {
@@ -101,6 +105,15 @@ export function seedPrecedingProbes(
     }
   }
   for (const swh of swhs) {
+    try {
+      seedSwh(swh);
+    } catch (error) {
+      onError(swh, error);
+    }
+  }
+  return seeds;
+
+  function seedSwh(swh: SwhInput): void {
     // Each pass settles one more probe per group; a group has at most as many probes as the SWH.
     for (let pass = 0; pass <= swh.spec.healthcheck.probes.length; pass++) {
       let changed = false;
@@ -127,7 +140,6 @@ export function seedPrecedingProbes(
       if (!changed) break;
     }
   }
-  return seeds;
 }
 
 function endpointKey(

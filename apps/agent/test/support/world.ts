@@ -1,6 +1,6 @@
 /** A node as the agent's decisions see it, for unit tests of reconcile and restart. */
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
-import type { PodInfo, ProbeState } from "@swh/aggregation";
+import type { AggregationIssue, PodInfo, ProbeState, SwhInput } from "@swh/aggregation";
 import { ownerReferenceTo, type Publication } from "@swh/crd-types";
 import { planSlices } from "@swh/slice-writer";
 import {
@@ -30,6 +30,10 @@ export class World {
   /** The Services; undefined = each SWH has its own selector-less Service that it controls (the usual case). */
   services: V1Service[] | undefined;
   publications = new Map<string, Publication | undefined>();
+  /** Aggregation issues reported, as `<swh> <kind> <path>`. */
+  issues: string[] = [];
+  /** SWHs reported as unprocessable, with what they threw. */
+  unprocessable: { swh: SwhInput; error: unknown }[] = [];
   #version = 0;
 
   reconcile(key = "shop/web"): Promise<void> {
@@ -49,6 +53,9 @@ export class World {
       write: async (request) => this.write(request),
       transitions: (_swh, t) => this.transitions.push(...t),
       endpoints: (ref, counts) => this.counts.set(`${ref.namespace}/${ref.name}`, counts),
+      issues: (swh, issues: readonly AggregationIssue[]) =>
+        this.issues.push(...issues.map((i) => `${swh.name} ${i.kind} ${i.path}`)),
+      unprocessable: (swh, error) => this.unprocessable.push({ swh, error }),
     });
   }
 

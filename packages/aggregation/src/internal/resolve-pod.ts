@@ -1,9 +1,20 @@
 /**
  * Per-pod resolution shared by the endpoint aggregation and the probe-target planner, so both always agree on
- * which probe gates which port of which pod.
+ * which probe gates which port of which pod — and on which probes cannot run at all.
+ *
+ * Fail closed (SPEC §10): a probe that cannot run on a pod (its named targetPort is no container port of the pod,
+ * it has no targetPort, or its mode is one this version does not run) is not dropped: it fails on *every* port of
+ * that pod. Which port it was meant for is exactly the fact that is missing, and gating every port is what kubelet
+ * does with a readiness probe that cannot run (the pod leaves every Service). Gating none would publish a pod whose
+ * check never ran. ADR 0015.
  */
-import type { DefaultedProbeSpec, DefaultedServicePort } from "@swh/crd-types";
-import { probeSubObjectKey, probeTargetId, probeTargetPort } from "../probe-identity.js";
+import {
+  type DefaultedProbeSpec,
+  type DefaultedServicePort,
+  describeValue,
+  isProbeMode,
+} from "@swh/crd-types";
+import { describeProbe, probeSubObjectKey, probeTargetId, probeTargetPort } from "../probe-identity.js";
 import { resolveProbeTargetPort, resolveServiceTargetPort } from "../resolve-port.js";
 import { podKey } from "../select-pods.js";
 import { AGGREGATION_ISSUE_KINDS, type AggregationIssue, type PodInfo, type SwhInput } from "../types.js";
@@ -22,11 +33,22 @@ export interface ResolvedProbe {
   port: number;
 }
 
+/** A probe (by its index) that cannot run on one pod: it fails on every port of the pod with `reason`. */
+export interface UnrunnableProbe {
+  index: number;
+  /** How the probe is shown in the reasons annotation and status, e.g. `TCP :smtpp` or `GRPC`. */
+  description: string;
+  reason: "PortNotFound" | "UnsupportedMode";
+  message: string;
+}
+
 /** What `resolvePod` found for one pod. */
 export interface ResolvedPod {
   ports: ResolvedServicePort[];
   /** Probes whose resolved port at least one resolved Service port uses (the only ones worth running). */
   probes: ResolvedProbe[];
+  /** Probes that cannot run on this pod; each fails on every one of `ports` (see the file comment). */
+  unrunnable: UnrunnableProbe[];
   issues: AggregationIssue[];
 }
 
@@ -49,16 +71,39 @@ export function resolvePod(swh: SwhInput, pod: PodInfo): ResolvedPod {
   });
   const used = new Set(ports.map((p) => p.containerPort));
   const probes: ResolvedProbe[] = [];
+  const unrunnable: UnrunnableProbe[] = [];
   swh.spec.healthcheck.probes.forEach((probe, index) => {
+    if (!isProbeMode(probe.mode)) {
+      const message = `mode ${describeValue(probe.mode)} is not supported by this version (TCP, HTTP, PostgreSQL); the probe cannot run and fails on every port of every pod`;
+      issues.push({
+        kind: AGGREGATION_ISSUE_KINDS.probeModeUnsupported,
+        path: `spec.healthcheck.probes[${index}].mode`,
+        message,
+      });
+      unrunnable.push({ index, description: describeProbe(probe, ""), reason: "UnsupportedMode", message });
+      return;
+    }
     const path = `spec.healthcheck.probes[${index}].${probeSubObjectKey(probe)}.targetPort`;
     const target = probeTargetPort(probe);
     const port = target === undefined ? undefined : resolveProbeTargetPort(target, pod.containerPorts);
     if (port === undefined) {
+      const cause = (of: string) =>
+        (target === undefined
+          ? `the probe has no ${probeSubObjectKey(probe)}.targetPort`
+          : `probe targetPort "${describeValue(target)}" is not a container port of ${of}`) +
+        "; the probe cannot run and fails on every port of the pod";
       issues.push({
         kind: AGGREGATION_ISSUE_KINDS.probePortNotFound,
         path,
         pod: podKey(pod),
-        message: `probe targetPort "${target ?? ""}" is not a container port of pod ${podKey(pod)}; the probe gates no port of it`,
+        message: cause(`pod ${podKey(pod)}`),
+      });
+      // The endpoint's message leaves the pod out (the endpoint names it), so status merges equal problems.
+      unrunnable.push({
+        index,
+        description: describeProbe(probe, describeValue(target ?? "?")),
+        reason: "PortNotFound",
+        message: cause("the pod"),
       });
       return;
     }
@@ -73,7 +118,15 @@ export function resolvePod(swh: SwhInput, pod: PodInfo): ResolvedPod {
     }
     probes.push({ index, probe, port });
   });
-  return { ports, probes, issues };
+  return { ports, probes, unrunnable, issues };
+}
+
+/**
+ * The target id an endpoint failure names for a probe that cannot run: no probe target exists for it, so the id
+ * is fixed by the address and the probe's index (it cannot equal a real target id, which starts with the mode).
+ */
+export function unrunnableTargetId(address: string, probe: UnrunnableProbe): string {
+  return `unrunnable/${address}/probes[${probe.index}]`;
 }
 
 /**

@@ -1,0 +1,121 @@
+/**
+ * Tells users what is wrong with their objects, as Warning Events on them plus a warning log: once per object
+ * and problem however often the object is looked at (target planning runs on every pod change), and within the
+ * EventRecorder's per-object rate limit on top. Two kinds of problem (ADR 0015):
+ * - an object the agent cannot process at all (a stored SWH whose shape no longer fits the schema, a Pod it
+ *   cannot read): it is skipped and everything else goes on; the Event names the first field the schema rejects;
+ * - a probe that cannot run on this node's pods (its named targetPort is no container port, its mode is unknown):
+ *   it fails closed on every port of those pods; the Event names the probe's field.
+ * Messages name fields, never values (no secrets).
+ */
+import type { V1Pod } from "@kubernetes/client-node";
+import { AGGREGATION_ISSUE_KINDS, type AggregationIssue } from "@swh/aggregation";
+import { API_VERSION, describeUnprocessableSpec, KIND } from "@swh/crd-types";
+import type { EventRecorder, EventSubject, Logger } from "@swh/kube";
+
+/** Reasons of the Events this file records. */
+export const OBJECT_PROBLEM_REASONS = {
+  /** An SWH the agent cannot process: skipped on this node until it changes. */
+  invalidSpec: "InvalidSpec",
+  /** A Pod the agent cannot read: not published by this node's agent until it changes. */
+  unreadablePod: "UnreadablePod",
+  /** A probe that cannot run (PortNotFound, UnsupportedMode): it fails on every port of the pods concerned. */
+  probeCannotRun: "ProbeCannotRun",
+} as const;
+
+/** Issue kinds meaning "this probe cannot run": reported as `ProbeCannotRun`. */
+const CANNOT_RUN: ReadonlySet<string> = new Set([
+  AGGREGATION_ISSUE_KINDS.probePortNotFound,
+  AGGREGATION_ISSUE_KINDS.probeModeUnsupported,
+]);
+
+/** Problems remembered as reported; past this many the memory starts over (a repeat Event is harmless). */
+const MAX_REMEMBERED = 10_000;
+
+/** An object as far as reporting needs it. */
+interface ObjectRef {
+  name: string;
+  namespace: string;
+  uid?: string | undefined;
+}
+
+/** Reports problems with users' objects (see the file comment). */
+export class ObjectProblems {
+  readonly #events: Pick<EventRecorder, "record">;
+  readonly #logger: Logger;
+  readonly #nodeName: string;
+  readonly #reported = new Set<string>();
+
+  constructor(deps: { events: Pick<EventRecorder, "record">; logger: Logger; nodeName: string }) {
+    this.#events = deps.events;
+    this.#logger = deps.logger;
+    this.#nodeName = deps.nodeName;
+  }
+
+  /** Reports that the SWH `ref` with stored `spec` could not be processed (`error` is what was thrown). */
+  unprocessableSwh(ref: ObjectRef, spec: unknown, error: unknown): void {
+    const problem = describeUnprocessableSpec(spec, error);
+    const message = `${problem}; the agent on node ${this.#nodeName} skips this object until it changes and leaves its slices on the node as they are`;
+    this.#report(swhSubject(ref), OBJECT_PROBLEM_REASONS.invalidSpec, problem, message, error);
+  }
+
+  /** Reports that `pod` could not be read (`error` is what was thrown): it is left out until it changes. */
+  unreadablePod(pod: Readonly<V1Pod>, error: unknown): void {
+    const meta = pod.metadata ?? {};
+    const subject = {
+      kind: "Pod",
+      apiVersion: "v1",
+      name: meta.name ?? "",
+      namespace: meta.namespace ?? "",
+      uid: meta.uid ?? "",
+    };
+    const problem = `the pod could not be read: ${errorText(error)}`;
+    const message = `${problem}; the agent on node ${this.#nodeName} publishes it for no balancer until it changes`;
+    this.#report(subject, OBJECT_PROBLEM_REASONS.unreadablePod, problem, message, error);
+  }
+
+  /** Reports the probes of the SWH `ref` that cannot run, from its aggregation `issues` (others are ignored). */
+  probeIssues(ref: ObjectRef, issues: readonly AggregationIssue[]): void {
+    for (const issue of issues) {
+      if (!CANNOT_RUN.has(issue.kind)) continue;
+      // One Event per probe field, not per pod: the first pod's message stands for the others.
+      this.#report(
+        swhSubject(ref),
+        OBJECT_PROBLEM_REASONS.probeCannotRun,
+        `${issue.kind} ${issue.path}`,
+        `${issue.path}: ${issue.message}`,
+      );
+    }
+  }
+
+  #report(subject: EventSubject, reason: string, problem: string, message: string, error?: unknown): void {
+    const key = `${subject.uid}\u0000${subject.namespace}/${subject.name}\u0000${reason}\u0000${problem}`;
+    if (this.#reported.has(key)) return;
+    if (this.#reported.size >= MAX_REMEMBERED) this.#reported.clear();
+    this.#reported.add(key);
+    this.#logger.warn("object problem", {
+      kind: subject.kind,
+      object: `${subject.namespace}/${subject.name}`,
+      reason,
+      problem,
+      ...(error === undefined ? {} : { err: errorText(error) }),
+    });
+    this.#events.record(subject, "Warning", reason, message);
+  }
+}
+
+function swhSubject(ref: ObjectRef): EventSubject {
+  return {
+    kind: KIND,
+    apiVersion: API_VERSION,
+    name: ref.name,
+    namespace: ref.namespace,
+    uid: ref.uid ?? "",
+  };
+}
+
+/** An error's message, bounded (it names code, not values: errors here come from reading object shapes). */
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
