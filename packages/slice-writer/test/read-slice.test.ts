@@ -66,13 +66,23 @@ describe("readSlice", () => {
   });
 
   it.each<[string, (s: V1EndpointSlice) => void]>([
-    ["managed by someone else", (s) => void ((s.metadata?.labels ?? {})[LABEL_MANAGED_BY] = "other")],
+    [
+      "managed by someone else",
+      (s) => {
+        (s.metadata?.labels ?? {})[LABEL_MANAGED_BY] = "other";
+      },
+    ],
     ["no service-name label", (s) => void delete s.metadata?.labels?.[LABEL_SERVICE_NAME]],
     ["no namespace", (s) => void delete s.metadata?.namespace],
     ["two ports", (s) => void s.ports?.push({ name: "b", port: 1 })],
     ["no ports", (s) => void delete s.ports],
     ["a port without a number", (s) => void delete s.ports?.[0]?.port],
-    ["an FQDN slice", (s) => void (s.addressType = "FQDN")],
+    [
+      "an FQDN slice",
+      (s) => {
+        s.addressType = "FQDN";
+      },
+    ],
     ["no metadata", (s) => void delete s.metadata],
   ])("returns undefined, without throwing, for a slice with %s", (_name, change) => {
     expect(readSlice(edit(written(), change))).toBeUndefined();
