@@ -32,7 +32,7 @@ describe("agentLeaseNode", () => {
   it("maps a Lease to its node by spec.holderIdentity, when the Lease carries that node's name", () => {
     const lease = (name: string, holderIdentity?: string) => ({
       metadata: { name },
-      spec: { holderIdentity },
+      spec: holderIdentity === undefined ? {} : { holderIdentity },
     });
     expect(agentLeaseNode(lease(agentLeaseName(N253), N253))).toBe(N253);
     expect(agentLeaseNode(lease("swh-agent-node-a", "node-a"))).toBe("node-a");
