@@ -21,7 +21,6 @@ import { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
 import { createAgentMetrics, probeModeLabel } from "./internal/agent-metrics.js";
 import { recordEndpointTransitions } from "./internal/endpoint-events.js";
-import { readReasonSeeds } from "./internal/endpoint-reasons.js";
 import { runHeartbeat } from "./internal/heartbeat.js";
 import {
   type AgentInformers,
@@ -34,7 +33,7 @@ import { planNodeTargets } from "./internal/probe-targets.js";
 import { ProbeTracker } from "./internal/probe-tracker.js";
 import { reconcileSwh } from "./internal/reconcile-swh.js";
 import { runProbe } from "./internal/run-probe.js";
-import { seedPrecedingProbes, seedProbeStates } from "./internal/seed-probe-states.js";
+import { seedFromSlices } from "./internal/seed-probe-states.js";
 import { swhInputFromObject, swhKeyOf } from "./internal/swh-input.js";
 import { WritePacer } from "./internal/write-pacer.js";
 import { writeSlices } from "./internal/write-slices.js";
@@ -252,16 +251,16 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   });
   const initial = planNodeTargets(swhInputs(), pods(), nodeName);
   const slices = informers.slices.list() as V1EndpointSlice[];
-  const seeds = readReasonSeeds(slices);
-  const passing = seedProbeStates(
-    initial.targets.map((target) => ({ target, users: initial.users.get(target.id) ?? [] })),
+  const { seeds, passing } = seedFromSlices({
+    nodeName,
+    swhs: swhInputs(),
+    pods: pods(),
+    targets: initial,
     slices,
-  );
-  for (const id of passing.keys()) seeds.set(id, { passing: true });
-  seedPrecedingProbes(swhInputs(), pods(), nodeName, slices, seeds);
+  });
   tracker.sync(initial, seeds);
   metrics.probeTargets.set(tracker.size);
-  log.info("agent started", { targets: tracker.size, seededPassing: passing.size, slices: slices.length });
+  log.info("agent started", { targets: tracker.size, seededPassing: passing, slices: slices.length });
 
   const zoneOf = (node: string) => informers.nodes.get(node)?.metadata?.labels?.[LABEL_TOPOLOGY_ZONE];
   const work = async (key: string): Promise<void> => {
