@@ -27,7 +27,7 @@ import {
 } from "../src/index.js";
 
 /** 69 characters: one DNS label of 41 plus a domain, longer than a label value (63). */
-const NODE_69 = `worker-${"a".repeat(34)}.zone-b.cluster.example.internal`;
+const NODE_69 = `worker-${"a".repeat(30)}.zone-b.cluster.example.internal`;
 /** 253 characters, the longest valid Node name: four DNS labels. */
 const NODE_253 = [`${"b".repeat(63)}`, `${"c".repeat(63)}`, `${"d".repeat(63)}`, `${"e".repeat(61)}`].join(
   ".",

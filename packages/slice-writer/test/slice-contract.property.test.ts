@@ -43,7 +43,7 @@ const nodeNameArb = fc.oneof(
     "n",
     "a".repeat(63),
     `${"a".repeat(63)}.b`,
-    `worker-${"a".repeat(34)}.zone-b.cluster.example.internal`,
+    `worker-${"a".repeat(30)}.zone-b.cluster.example.internal`,
     [`${"b".repeat(63)}`, `${"c".repeat(63)}`, `${"d".repeat(63)}`, `${"e".repeat(61)}`].join("."),
   ),
 );
