@@ -320,14 +320,10 @@ describe("planSlices", () => {
     const [slice] = planSlices(
       deepFreeze(anInput({ groups: [aGroup({ endpoints: [anEndpoint("10.244.1.5"), failing] })] })),
     ).create;
-    expect(JSON.parse(slice?.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS] ?? "null")).toEqual({
-      "10.244.1.6": {
-        probe: "HTTP :8080 /healthz",
-        reason: "HTTPStatus",
-        message: "status 503",
-        target: "t-6",
-      },
-    });
+    // Byte for byte what agents wrote before the planner owned the annotation: an upgrade rewrites nothing.
+    expect(slice?.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS]).toBe(
+      '{"10.244.1.6":{"probe":"HTTP :8080 /healthz","reason":"HTTPStatus","message":"status 503","target":"t-6"}}',
+    );
   });
 
   it("updates a slice whose endpoints are unchanged but whose reason changed, and drops the reasons when all pass", () => {
