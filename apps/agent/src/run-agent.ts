@@ -21,7 +21,6 @@ import { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
 import { createAgentMetrics, probeModeLabel } from "./internal/agent-metrics.js";
 import { recordEndpointTransitions } from "./internal/endpoint-events.js";
-import { readReasonSeeds } from "./internal/endpoint-reasons.js";
 import { runHeartbeat } from "./internal/heartbeat.js";
 import {
   type AgentInformers,
@@ -36,7 +35,7 @@ import { ProbeTracker } from "./internal/probe-tracker.js";
 import { PublicationLog } from "./internal/publication-log.js";
 import { reconcileSwh } from "./internal/reconcile-swh.js";
 import { runProbe } from "./internal/run-probe.js";
-import { seedPrecedingProbes, seedProbeStates } from "./internal/seed-probe-states.js";
+import { seedFromSlices } from "./internal/seed-probe-states.js";
 import { swhInputFromObject, swhKeyOf } from "./internal/swh-input.js";
 import { WritePacer } from "./internal/write-pacer.js";
 import { writeSlices } from "./internal/write-slices.js";
@@ -272,18 +271,17 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   });
   const initial = planTargets();
   const slices = informers.slices.list() as V1EndpointSlice[];
-  const seeds = readReasonSeeds(slices);
-  const passing = seedProbeStates(
-    initial.targets.map((target) => ({ target, users: initial.users.get(target.id) ?? [] })),
+  const { seeds, passing } = seedFromSlices({
+    nodeName,
+    swhs: swhInputs(),
+    pods: pods(),
+    targets: initial,
     slices,
-  );
-  for (const id of passing.keys()) seeds.set(id, { passing: true });
-  seedPrecedingProbes(swhInputs(), pods(), nodeName, slices, seeds, (swh, error) =>
-    problems.unprocessableSwh(swh, swh.spec, error),
-  );
+    onError: (swh, error) => problems.unprocessableSwh(swh, swh.spec, error),
+  });
   tracker.sync(initial, seeds);
   metrics.probeTargets.set(tracker.size);
-  log.info("agent started", { targets: tracker.size, seededPassing: passing.size, slices: slices.length });
+  log.info("agent started", { targets: tracker.size, seededPassing: passing, slices: slices.length });
 
   const zoneOf = (node: string) => informers.nodes.get(node)?.metadata?.labels?.[LABEL_TOPOLOGY_ZONE];
   const publications = new PublicationLog(log, metrics.endpointsWithheld);

@@ -5,7 +5,6 @@
  */
 import { CoordinationV1Api, EventsV1Api, type V1EndpointSlice } from "@kubernetes/client-node";
 import {
-  AGENT_LEASE_PREFIX,
   LABEL_MANAGED_BY,
   LABEL_NODE,
   LABEL_SERVICE_NAME,
@@ -13,6 +12,7 @@ import {
   POSTGRES_CREDENTIALS_SECRET_TYPE,
   type ProbeSpec,
 } from "@swh/crd-types";
+import { agentLeaseName } from "@swh/slice-writer";
 import { createNode, createPod, markPodTerminating, startPostgres, waitFor } from "@swh/testenv";
 import { describe, expect, it } from "vitest";
 import { INSTALL_NAMESPACE, metricValue, published } from "./support/harness.js";
@@ -265,14 +265,14 @@ describe("agent", () => {
     const leases = suite.cluster.kubeConfig.makeApiClient(CoordinationV1Api);
     const lease = await waitFor("heartbeat lease", async () =>
       leases
-        .readNamespacedLease({ namespace: INSTALL_NAMESPACE, name: `${AGENT_LEASE_PREFIX}${s.node}` })
+        .readNamespacedLease({ namespace: INSTALL_NAMESPACE, name: agentLeaseName(s.node) })
         .catch(() => undefined),
     );
     expect(lease.spec?.holderIdentity).toBe(s.node);
     await waitFor("heartbeat renewed", async () => {
       const again = await leases.readNamespacedLease({
         namespace: INSTALL_NAMESPACE,
-        name: `${AGENT_LEASE_PREFIX}${s.node}`,
+        name: agentLeaseName(s.node),
       });
       return again.metadata?.resourceVersion !== lease.metadata?.resourceVersion;
     });

@@ -1,8 +1,9 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
-import { LABEL_SERVICE_NAME } from "@swh/crd-types";
+import { ANNOTATION_ENDPOINT_REASONS } from "@swh/crd-types";
+import { planSlices } from "@swh/slice-writer";
 import { describe, expect, it } from "vitest";
-import { ANNOTATION_ENDPOINT_REASONS } from "../src/internal/endpoint-reasons.js";
-import { seedProbeStates, type TargetUser } from "../src/internal/seed-probe-states.js";
+import { readReasonSeeds, seedProbeStates, type TargetUser } from "../src/internal/seed-probe-states.js";
+import { NODE } from "./builders.js";
 
 /** An endpoint as the agent publishes it: `failing` ones are listed in the reasons annotation. */
 interface Ep {
@@ -11,28 +12,31 @@ interface Ep {
   failing?: boolean;
 }
 
+/** The slice the agent's planner writes for `endpoints` of `swh` on container port `port`. */
 function aSlice(swh: string, port: number, endpoints: Ep[], namespace = "shop"): V1EndpointSlice {
-  const reasons = Object.fromEntries(
-    endpoints
-      .filter((e) => e.failing ?? !e.serving)
-      .map((e) => [e.address, { probe: "p", reason: "Timeout", target: "t" }]),
-  );
-  return {
-    addressType: "IPv4",
-    metadata: {
-      name: `${swh}-${port}`,
-      namespace,
-      labels: { [LABEL_SERVICE_NAME]: swh },
-      ...(Object.keys(reasons).length > 0
-        ? { annotations: { [ANNOTATION_ENDPOINT_REASONS]: JSON.stringify(reasons) } }
-        : {}),
-    },
-    ports: [{ name: "p", port, protocol: "TCP" }],
-    endpoints: endpoints.map((e) => ({
-      addresses: [e.address],
-      conditions: { ready: e.serving, serving: e.serving, terminating: false },
-    })),
-  };
+  const [slice] = planSlices({
+    swh: { name: swh, namespace, uid: `uid-${swh}` },
+    nodeName: NODE,
+    existing: [],
+    groups: [
+      {
+        portName: "p",
+        port,
+        protocol: "TCP",
+        addressFamily: "IPv4",
+        endpoints: endpoints.map((e) => ({
+          address: e.address,
+          conditions: { ready: e.serving, serving: e.serving, terminating: false },
+          nodeName: NODE,
+          targetRef: { kind: "Pod", name: `pod-${e.address}`, namespace, uid: `uid-${e.address}` },
+          ...((e.failing ?? !e.serving)
+            ? { failure: { probeIndex: 0, failingProbe: "p", reason: "Timeout", message: "", targetId: "t" } }
+            : {}),
+        })),
+      },
+    ],
+  }).create;
+  return slice as V1EndpointSlice;
 }
 
 const user = (name: string): TargetUser => ({ namespace: "shop", name });
@@ -90,5 +94,33 @@ describe("seedProbeStates", () => {
       ],
     );
     expect(seeds.size).toBe(0);
+  });
+});
+
+describe("readReasonSeeds", () => {
+  it("reads the published failure of each target back, skipping not-yet-probed ones and garbage", () => {
+    const withReasons = (annotation: string): V1EndpointSlice => {
+      const slice = structuredClone(
+        aSlice("web", 8080, [
+          { address: "10.244.1.5", serving: false },
+          { address: "10.244.1.6", serving: false },
+          { address: "10.244.1.7", serving: false },
+        ]),
+      );
+      (slice.metadata?.annotations ?? {})[ANNOTATION_ENDPOINT_REASONS] = annotation;
+      return slice;
+    };
+    const seeds = readReasonSeeds([
+      withReasons(
+        JSON.stringify({
+          "10.244.1.5": { probe: "p", reason: "Timeout", message: "timed out", target: "t1" },
+          "10.244.1.6": { probe: "p", reason: "NotProbedYet", message: "no probe result yet", target: "t2" },
+          "10.244.1.7": { probe: "p", reason: "Timeout" },
+        }),
+      ),
+      withReasons("{not json"),
+      withReasons("[1,2]"),
+    ]);
+    expect(seeds).toEqual(new Map([["t1", { passing: false, reason: "Timeout", message: "timed out" }]]));
   });
 });

@@ -4,8 +4,8 @@
  * and planning the child Service. Prints the median of several runs.
  * Run: `pnpm --filter @swh/controller bench` (bundles this file with esbuild, then runs it).
  */
-import type { V1EndpointSlice } from "@kubernetes/client-node";
 import { API_VERSION, KIND, type ServiceWithHealthchecks } from "@swh/crd-types";
+import type { SliceView } from "@swh/slice-writer";
 import { computeStatus, sameStatus } from "../src/compute-status.js";
 import { planService } from "../src/plan-service.js";
 
@@ -34,8 +34,9 @@ const swh: ServiceWithHealthchecks = {
   },
 };
 
-function slicesFor(pods: number): V1EndpointSlice[] {
-  const out: V1EndpointSlice[] = [];
+/** The slices as the controller's index holds them: read once by `readSlice` when the informer delivers them. */
+function slicesFor(pods: number): SliceView[] {
+  const out: SliceView[] = [];
   for (const port of [
     { name: "http", port: 8080 },
     { name: "db", port: 5432 },
@@ -45,16 +46,20 @@ function slicesFor(pods: number): V1EndpointSlice[] {
       for (let i = start; i < Math.min(pods, start + 100); i++) {
         const address = `10.244.${Math.floor(i / 250)}.${i % 250}`;
         endpoints.push({
-          addresses: [address],
+          address,
           conditions: { ready: i % 10 !== 0, serving: i % 10 !== 0, terminating: false },
           nodeName: `node-${i % 50}`,
           targetRef: { kind: "Pod", name: `web-${i}`, namespace: "default", uid: `uid-${i}` },
         });
       }
       out.push({
-        addressType: "IPv4",
-        metadata: { name: `web-${port.name}-${start}`, namespace: "default" },
-        ports: [{ name: port.name, port: port.port, protocol: "TCP" }],
+        swhName: "web",
+        namespace: "default",
+        nodeName: endpoints[0]?.nodeName ?? "",
+        portName: port.name,
+        port: port.port,
+        protocol: "TCP",
+        addressFamily: "IPv4",
         endpoints,
       });
     }

@@ -3,7 +3,7 @@
  * Service itself, the slices the agents wrote and which agents stopped renewing their heartbeat. Pure; the
  * result is equal to the stored status when nothing changed, which is how the controller avoids writes.
  */
-import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
+import type { V1Service } from "@kubernetes/client-node";
 import {
   CONDITION_TYPES,
   type Condition,
@@ -11,6 +11,7 @@ import {
   type ServiceWithHealthchecks,
   type ServiceWithHealthchecksStatus,
 } from "@swh/crd-types";
+import type { SliceView } from "@swh/slice-writer";
 import { checkProbePorts } from "./check-probe-ports.js";
 import { type ConditionInput, withTransitionTimes } from "./conditions.js";
 import { sameJson } from "./same-json.js";
@@ -34,10 +35,12 @@ export interface StatusInput {
   sync: ServiceSyncOutcome;
   /** The child Service when it is ours (undefined when missing or foreign: nothing is mirrored then). */
   service: Readonly<V1Service> | undefined;
-  /** The SWH's slices (label service-name, managed by us, owned by this SWH). */
-  slices: readonly Readonly<V1EndpointSlice>[];
-  /** Nodes whose agent heartbeat is stale. */
+  /** The SWH's slices (label service-name, managed by us, owned by this SWH), as `readSlice` reads them. */
+  slices: readonly SliceView[];
+  /** Nodes whose agent heartbeat is stale (full names). */
   staleNodes: ReadonlySet<string>;
+  /** NotReady nodes (beyond the grace) whose slices are kept because their agent renews its heartbeat. */
+  notReadyNodes?: ReadonlySet<string>;
   now: Timestamp;
   maxListedEndpoints?: number;
 }
@@ -111,20 +114,29 @@ export function computeStatus(input: StatusInput): ControllerStatus {
   }
 
   const stale = view.nodes.filter((node) => input.staleNodes.has(node));
+  const notReady = view.nodes.filter((node) => input.notReadyNodes?.has(node) === true);
   const agents: ConditionInput =
-    stale.length === 0
+    stale.length > 0
       ? {
-          type: CONDITION_TYPES.agentsReporting,
-          status: "True",
-          reason: "HeartbeatsFresh",
-          message: "agents of all publishing nodes are renewing their heartbeat",
-        }
-      : {
           type: CONDITION_TYPES.agentsReporting,
           status: "False",
           reason: "AgentHeartbeatStale",
           message: `agent heartbeat stale on node(s) ${stale.join(", ")}; their endpoints are kept as last published`,
-        };
+        }
+      : notReady.length > 0
+        ? {
+            // The agents do report; what is unusual is the node, and keeping its endpoints is a choice to show.
+            type: CONDITION_TYPES.agentsReporting,
+            status: "True",
+            reason: "NodeNotReadyAgentAlive",
+            message: `node(s) ${notReady.join(", ")} NotReady beyond the grace, but their agents renew their heartbeat and keep probing; their endpoints stay published`,
+          }
+        : {
+            type: CONDITION_TYPES.agentsReporting,
+            status: "True",
+            reason: "HeartbeatsFresh",
+            message: "agents of all publishing nodes are renewing their heartbeat",
+          };
 
   const conditions = withTransitionTimes(
     swh.status?.conditions,

@@ -2,7 +2,7 @@
  * The API writes the controller makes, behind a small interface so reconcilers receive them as a dependency.
  * Every write names our field manager; the status is changed with a JSON merge patch on the status subresource.
  */
-import type { KubeConfig, V1Service } from "@kubernetes/client-node";
+import type { KubeConfig, V1Node, V1Service } from "@kubernetes/client-node";
 import { FIELD_MANAGER_CONTROLLER, GROUP, PLURAL, VERSION } from "@swh/crd-types";
 import { createJsonClient } from "@swh/kube";
 
@@ -27,6 +27,11 @@ export interface ControllerApi {
   ): Promise<string | undefined>;
   /** Deletes an EndpointSlice; a slice already gone counts as deleted. */
   deleteSlice(namespace: string, name: string, uid?: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Reads the Node `name` from the API server (not from a cache): undefined on 404, the only proof that it is
+   * gone; rejects on any other error.
+   */
+  readNode(name: string): Promise<V1Node | undefined>;
 }
 
 /** The HTTP status of an API error (`KubeApiError` or client-node's), or undefined for anything else (network errors...). */
@@ -53,6 +58,9 @@ export function describeApiError(err: unknown): string {
   const status = httpStatusOf(err);
   return (status === undefined ? message : `HTTP ${status}: ${message}`).slice(0, 600);
 }
+
+/** How long a live GET of a Node may take before it counts as failed (the slices are kept then). */
+const READ_NODE_TIMEOUT_MS = 10_000;
 
 /**
  * The real implementation on a KubeConfig (the controller's own identity). The writes go through `@swh/kube`'s
@@ -107,6 +115,19 @@ export function createControllerApi(kubeConfig: KubeConfig): ControllerApi {
         // 404: already gone; 409: the precondition failed, i.e. a new slice of that name replaced it.
         const status = httpStatusOf(err);
         if (status !== 404 && status !== 409) throw err;
+      }
+    },
+    readNode: async (name) => {
+      try {
+        return await api.request<V1Node>({
+          method: "GET",
+          path: `/api/v1/nodes/${encodeURIComponent(name)}`,
+          // The node queue runs one key at a time: a hanging GET must not hold every other node.
+          signal: AbortSignal.timeout(READ_NODE_TIMEOUT_MS),
+        });
+      } catch (err) {
+        if (httpStatusOf(err) === 404) return undefined;
+        throw err;
       }
     },
   };

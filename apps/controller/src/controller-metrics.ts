@@ -11,6 +11,7 @@ export interface ControllerMetrics {
   readonly reconcileErrors: Counter;
   readonly serviceEndpoints: Gauge<"namespace" | "service" | "state">;
   readonly heartbeatStale: Gauge<"node">;
+  readonly notReadyAgentAlive: Gauge<"node">;
 }
 
 /** Registers the controller's metrics on `registry` and sets `swh_build_info`. */
@@ -43,6 +44,12 @@ export function createControllerMetrics(registry: Registry, version: string): Co
     heartbeatStale: new Gauge({
       name: "swh_agent_heartbeat_stale",
       help: "1 when the node is Ready but its agent's heartbeat Lease is not renewed, else 0 (leader only).",
+      labelNames: ["node"],
+      registers,
+    }),
+    notReadyAgentAlive: new Gauge({
+      name: "swh_node_not_ready_agent_alive",
+      help: "1 when the node is NotReady beyond the grace but its agent renews its heartbeat, so its slices are kept, else 0 (leader only).",
       labelNames: ["node"],
       registers,
     }),

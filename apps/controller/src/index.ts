@@ -5,11 +5,6 @@
 
 export { type ControllerStatus, computeStatus } from "./compute-status.js";
 export { type ControllerConfig, parseConfig } from "./config.js";
-export {
-  ANNOTATION_ENDPOINT_REASONS,
-  type EndpointReason,
-  parseEndpointReasons,
-} from "./endpoint-reasons.js";
 export { planService, type ServicePlan } from "./plan-service.js";
 export {
   type ControllerOptions,

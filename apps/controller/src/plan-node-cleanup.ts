@@ -1,19 +1,35 @@
 /**
- * What the controller does about one node's slices (SPEC §5): a deleted Node's slices go at once; a Node that
- * stays not Ready longer than the grace has its slices deleted (its agent cannot act); an agent that stops
- * renewing its heartbeat Lease while the Node is Ready is only reported — its slices stay as published
- * (fail-static), because a Ready node with a silent agent still routes traffic correctly as far as we know.
+ * What the controller does about one node's slices (SPEC §5, ADR 0009 and 0013). Deleting slices withdraws
+ * endpoints, so every path to a delete needs proof, and every doubt keeps the slices (fail-static):
+ * - a Node the cache no longer has is deleted only once a live GET answers 404 — an informer in backoff or a
+ *   cache that missed an event is not proof; any other outcome of the GET keeps the slices and looks again later;
+ * - a Node that stays not Ready longer than the grace has its slices deleted only when its agent cannot act,
+ *   i.e. its heartbeat Lease is not fresh; while the agent renews it, the agent keeps probing and publishing, so
+ *   its slices stay and the state is reported instead;
+ * - an agent that stops renewing its heartbeat while the Node is Ready is only reported: a Ready node with a
+ *   silent agent still routes traffic correctly as far as we know.
+ * Pure: the live GET is done by the caller and passed in as `live`.
  */
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
 import { type Timestamp, toMillis } from "./time.js";
 
 /** Lease duration assumed when an agent's Lease does not say. */
 export const DEFAULT_AGENT_LEASE_SECONDS = 40;
+/** How soon a node is looked at again after a live GET that neither found the Node nor answered 404. */
+export const LIVE_GET_RETRY_MS = 10_000;
+
+/** Outcome of a live GET of the Node: found, a 404, or anything else (an error, a timeout). */
+export type LiveNode =
+  | { outcome: "Found"; node: Readonly<V1Node> }
+  | { outcome: "NotFound" }
+  | { outcome: "Failed"; message: string };
 
 /** Facts about one node. */
 export interface NodeFacts {
-  /** The Node, or undefined when it does not exist (deleted). */
+  /** The Node in the informer cache, or undefined when the cache does not have it. */
   node: Readonly<V1Node> | undefined;
+  /** The result of a live GET of the Node, once the caller made one (see `NodeDecision.confirmWithLiveGet`). */
+  live?: LiveNode;
   /** The agent's heartbeat Lease for this node, or undefined when there is none. */
   lease: Readonly<V1Lease> | undefined;
   /** Whether any of our slices names this node. */
@@ -25,29 +41,47 @@ export interface NodeFacts {
 /** The decision for one node. `recheckAfterMs` is when the decision could change with no event. */
 export interface NodeDecision {
   deleteSlices: false | "NodeDeleted" | "NodeNotReady";
+  /** The cache says the Node is gone and it has slices: GET it live and decide again with `live`. */
+  confirmWithLiveGet?: true;
+  /** The Node is Ready but its agent's heartbeat is missing or expired: reported, slices kept. */
   heartbeatStale: boolean;
+  /** The Node is not Ready beyond the grace but its agent's heartbeat is fresh: reported, slices kept. */
+  notReadyAgentAlive: boolean;
   recheckAfterMs?: number;
 }
 
+const KEEP: NodeDecision = { deleteSlices: false, heartbeatStale: false, notReadyAgentAlive: false };
+
 /** Decides about one node's slices and its agent's heartbeat. Pure. */
 export function planNodeCleanup(facts: NodeFacts): NodeDecision {
-  if (facts.node === undefined)
-    return { deleteSlices: facts.hasSlices ? "NodeDeleted" : false, heartbeatStale: false };
   const now = toMillis(facts.now) ?? 0;
-  const ready = facts.node.status?.conditions?.find((c) => c.type === "Ready");
-  if (ready?.status !== "True") {
-    const since =
-      toMillis(ready?.lastTransitionTime) ?? toMillis(facts.node.metadata?.creationTimestamp) ?? now;
-    const remaining = since + facts.notReadyGraceMs - now;
-    if (remaining <= 0)
-      return { deleteSlices: facts.hasSlices ? "NodeNotReady" : false, heartbeatStale: false };
-    return { deleteSlices: false, heartbeatStale: false, recheckAfterMs: remaining };
+  const node = facts.node ?? (facts.live?.outcome === "Found" ? facts.live.node : undefined);
+  if (node === undefined) {
+    if (!facts.hasSlices) return KEEP;
+    if (facts.live === undefined) return { ...KEEP, confirmWithLiveGet: true };
+    if (facts.live.outcome === "NotFound") return { ...KEEP, deleteSlices: "NodeDeleted" };
+    return { ...KEEP, recheckAfterMs: LIVE_GET_RETRY_MS };
   }
-  if (!facts.hasSlices) return { deleteSlices: false, heartbeatStale: false };
-  const spec = facts.lease?.spec;
+  const expires = leaseExpiry(facts.lease);
+  const ready = node.status?.conditions?.find((c) => c.type === "Ready");
+  if (ready?.status !== "True") {
+    const since = toMillis(ready?.lastTransitionTime) ?? toMillis(node.metadata?.creationTimestamp) ?? now;
+    const remaining = since + facts.notReadyGraceMs - now;
+    if (remaining > 0) return { ...KEEP, recheckAfterMs: remaining };
+    if (!facts.hasSlices) return KEEP;
+    if (expires !== undefined && expires > now)
+      return { ...KEEP, notReadyAgentAlive: true, recheckAfterMs: expires - now };
+    return { ...KEEP, deleteSlices: "NodeNotReady" };
+  }
+  if (!facts.hasSlices) return KEEP;
+  if (expires === undefined || expires <= now) return { ...KEEP, heartbeatStale: true };
+  return { ...KEEP, recheckAfterMs: expires - now };
+}
+
+/** When the heartbeat `lease` stops counting (ms since the epoch); undefined when it was never renewed. */
+function leaseExpiry(lease: Readonly<V1Lease> | undefined): number | undefined {
+  const spec = lease?.spec;
   const renewed = toMillis(spec?.renewTime) ?? toMillis(spec?.acquireTime);
-  if (renewed === undefined) return { deleteSlices: false, heartbeatStale: true };
-  const expires = renewed + (spec?.leaseDurationSeconds ?? DEFAULT_AGENT_LEASE_SECONDS) * 1000;
-  if (expires <= now) return { deleteSlices: false, heartbeatStale: true };
-  return { deleteSlices: false, heartbeatStale: false, recheckAfterMs: expires - now };
+  if (renewed === undefined) return undefined;
+  return renewed + (spec?.leaseDurationSeconds ?? DEFAULT_AGENT_LEASE_SECONDS) * 1000;
 }

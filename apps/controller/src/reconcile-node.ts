@@ -1,26 +1,32 @@
 /**
- * One reconcile of one node (key = node name): delete the slices of a deleted or long-NotReady node, and track
- * whether its agent's heartbeat is stale (status of the SWHs it publishes + `swh_agent_heartbeat_stale`).
+ * One reconcile of one node (key = the node's full name): delete the slices of a deleted (confirmed by a live
+ * GET) or long-NotReady node whose agent is silent, and track what is reported about it — a stale agent heartbeat
+ * on a Ready node, or a NotReady node whose agent is alive (SWH status, `swh_agent_heartbeat_stale`,
+ * `swh_node_not_ready_agent_alive`, an Event on the Node). The decision itself is `planNodeCleanup` (pure).
  */
-import type { V1EndpointSlice, V1Lease, V1Node } from "@kubernetes/client-node";
-import { AGENT_LEASE_PREFIX } from "@swh/crd-types";
+import type { V1Lease, V1Node } from "@kubernetes/client-node";
 import type { Logger, WorkResult } from "@swh/kube";
-import type { ControllerApi } from "./controller-api.js";
+import { agentLeaseName, agentLeaseNode } from "@swh/slice-writer";
+import { type ControllerApi, describeApiError } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
-import { planNodeCleanup } from "./plan-node-cleanup.js";
-import { WRITE_TIMEOUT_MS } from "./reconcile-swh.js";
-import { swhKeyOf } from "./slice-index.js";
+import { type LiveNode, planNodeCleanup } from "./plan-node-cleanup.js";
+import { type EventRecorderLike, WRITE_TIMEOUT_MS } from "./reconcile-swh.js";
+import { type IndexedSlice, swhKeyOfView } from "./slice-index.js";
 
 /** What a node reconcile reads and writes. */
 export interface NodeReconcileDeps {
   getNode(name: string): Readonly<V1Node> | undefined;
+  /** The Lease `name` in the install namespace, from the cache. */
   getLease(name: string): Readonly<V1Lease> | undefined;
-  slicesOnNode(node: string): readonly Readonly<V1EndpointSlice>[];
+  slicesOnNode(node: string): readonly IndexedSlice[];
   /** The set of nodes currently reported stale; this reconcile updates it. */
   staleNodes: Set<string>;
-  /** Asks for a reconcile of the SWH `namespace/name` (its status depends on the stale set). */
+  /** The set of NotReady nodes whose slices are kept because their agent is alive; this reconcile updates it. */
+  notReadyNodes: Set<string>;
+  /** Asks for a reconcile of the SWH `namespace/name` (its status depends on the two sets). */
   enqueueSwh(key: string): void;
   api: ControllerApi;
+  events: EventRecorderLike;
   metrics: ControllerMetrics;
   logger: Logger;
   now(): Date;
@@ -31,27 +37,63 @@ export interface NodeReconcileDeps {
 
 /** Reconciles node `name`; returns when to look again if time alone can change the decision. */
 export async function reconcileNode(name: string, deps: NodeReconcileDeps): Promise<WorkResult> {
-  const node = deps.getNode(name);
+  let node = deps.getNode(name);
   const slices = deps.slicesOnNode(name);
-  const decision = planNodeCleanup({
+  const cached = deps.getLease(agentLeaseName(name));
+  const facts = {
     node,
-    lease: deps.getLease(`${AGENT_LEASE_PREFIX}${name}`),
+    // A Lease whose holder is another node (a hash collision, a hand edit) is not this node's heartbeat.
+    lease: cached !== undefined && agentLeaseNode(cached) === name ? cached : undefined,
     hasSlices: slices.length > 0,
     now: deps.now(),
     notReadyGraceMs: deps.notReadyGraceMs,
-  });
+  };
+  let decision = planNodeCleanup(facts);
+  if (decision.confirmWithLiveGet) {
+    const live = await readLive(name, deps.api);
+    if (live.outcome === "Found") node = live.node;
+    if (live.outcome === "Failed")
+      deps.logger.warn("could not confirm that a Node is gone; keeping its slices", {
+        node: name,
+        err: live.message,
+      });
+    decision = planNodeCleanup({ ...facts, live });
+  }
 
+  const swhKeys = () => new Set(slices.map((s) => swhKeyOfView(s.view)));
   const wasStale = deps.staleNodes.has(name);
   if (decision.heartbeatStale) deps.staleNodes.add(name);
   else deps.staleNodes.delete(name);
-  if (node === undefined) deps.metrics.heartbeatStale.remove({ node: name });
-  else deps.metrics.heartbeatStale.set({ node: name }, decision.heartbeatStale ? 1 : 0);
+  const wasNotReady = deps.notReadyNodes.has(name);
+  if (decision.notReadyAgentAlive) deps.notReadyNodes.add(name);
+  else deps.notReadyNodes.delete(name);
+  if (node === undefined) {
+    deps.metrics.heartbeatStale.remove({ node: name });
+    deps.metrics.notReadyAgentAlive.remove({ node: name });
+  } else {
+    deps.metrics.heartbeatStale.set({ node: name }, decision.heartbeatStale ? 1 : 0);
+    deps.metrics.notReadyAgentAlive.set({ node: name }, decision.notReadyAgentAlive ? 1 : 0);
+  }
   if (wasStale !== decision.heartbeatStale) {
     deps.logger.warn(
       decision.heartbeatStale ? "agent heartbeat stale; keeping its slices" : "agent heartbeat fresh again",
       { node: name },
     );
-    for (const key of new Set(slices.map(swhKeyOf))) deps.enqueueSwh(key);
+    for (const key of swhKeys()) deps.enqueueSwh(key);
+  }
+  if (wasNotReady !== decision.notReadyAgentAlive) {
+    if (decision.notReadyAgentAlive && node !== undefined) {
+      const message =
+        "Node is NotReady beyond the grace but its agent renews its heartbeat: its slices are kept";
+      deps.logger.warn(message, { node: name });
+      deps.events.record(
+        { apiVersion: "v1", kind: "Node", name, namespace: "", uid: node.metadata?.uid ?? "" },
+        "Warning",
+        "NodeNotReadyAgentAlive",
+        message,
+      );
+    }
+    for (const key of swhKeys()) deps.enqueueSwh(key);
   }
 
   if (decision.deleteSlices !== false) {
@@ -60,7 +102,7 @@ export async function reconcileNode(name: string, deps: NodeReconcileDeps): Prom
       why: decision.deleteSlices,
       slices: slices.length,
     });
-    for (const slice of slices) {
+    for (const { slice } of slices) {
       await deps.api.deleteSlice(
         slice.metadata?.namespace ?? "",
         slice.metadata?.name ?? "",
@@ -72,4 +114,14 @@ export async function reconcileNode(name: string, deps: NodeReconcileDeps): Prom
   return decision.recheckAfterMs === undefined
     ? undefined
     : { requeueAfterMs: decision.recheckAfterMs + 1_000 };
+}
+
+/** GETs the Node from the API server; a 404 is the only `NotFound`, any other failure is `Failed`. */
+async function readLive(name: string, api: ControllerApi): Promise<LiveNode> {
+  try {
+    const node = await api.readNode(name);
+    return node === undefined ? { outcome: "NotFound" } : { outcome: "Found", node };
+  } catch (err) {
+    return { outcome: "Failed", message: describeApiError(err) };
+  }
 }

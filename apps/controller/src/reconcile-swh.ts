@@ -25,6 +25,7 @@ import { conditionChanges } from "./conditions.js";
 import { type ControllerApi, describeApiError, httpStatusOf } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
 import { planService, type ServicePlan } from "./plan-service.js";
+import type { IndexedSlice } from "./slice-index.js";
 import { mergePatch } from "./status-patch.js";
 
 /** Where Events go; `@swh/kube`'s EventRecorder fits. */
@@ -41,8 +42,10 @@ export interface EventRecorderLike {
 export interface SwhReconcileDeps {
   getSwh(namespace: string, name: string): Readonly<ServiceWithHealthchecks> | undefined;
   getService(namespace: string, name: string): Readonly<V1Service> | undefined;
-  slicesOf(swhKey: string): readonly Readonly<V1EndpointSlice>[];
+  slicesOf(swhKey: string): readonly IndexedSlice[];
   staleNodes(): ReadonlySet<string>;
+  /** NotReady nodes whose slices are kept because their agent is alive (see `reconcileNode`). */
+  notReadyNodes?(): ReadonlySet<string>;
   api: ControllerApi;
   events: EventRecorderLike;
   metrics: ControllerMetrics;
@@ -175,7 +178,10 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
   }
   const ours = service !== undefined && isControlledBy(service, swh);
 
-  const slices = deps.slicesOf(key).filter((slice) => belongsTo(slice, swh));
+  const slices = deps
+    .slicesOf(key)
+    .filter(({ slice }) => belongsTo(slice, swh))
+    .map(({ view }) => view);
   let status: ControllerStatus;
   try {
     status = computeStatus({
@@ -184,6 +190,7 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
       service: ours ? service : undefined,
       slices,
       staleNodes: deps.staleNodes(),
+      ...(deps.notReadyNodes === undefined ? {} : { notReadyNodes: deps.notReadyNodes() }),
       now: deps.now(),
     });
   } catch (error) {

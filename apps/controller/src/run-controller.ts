@@ -17,7 +17,6 @@ import {
   type V1Service,
 } from "@kubernetes/client-node";
 import {
-  AGENT_LEASE_PREFIX,
   GROUP,
   LABEL_MANAGED_BY,
   MANAGED_BY,
@@ -33,12 +32,13 @@ import {
   WorkQueue,
   type WorkResult,
 } from "@swh/kube";
+import { agentLeaseNode } from "@swh/slice-writer";
 import type { Registry } from "prom-client";
 import { type ControllerApi, createControllerApi } from "./controller-api.js";
 import { type ControllerMetrics, createControllerMetrics } from "./controller-metrics.js";
 import { reconcileNode } from "./reconcile-node.js";
 import { type EventRecorderLike, reconcileSwh, type SwhReconcileDeps } from "./reconcile-swh.js";
-import { nodeOf, SliceIndex, swhKeyOf } from "./slice-index.js";
+import { SliceIndex, swhKeyOfView } from "./slice-index.js";
 import { APP_VERSION } from "./version.js";
 
 /**
@@ -143,6 +143,7 @@ export function runController(opts: ControllerOptions): RunningController {
   const nodeQueue = new WorkQueue<string>({ name: "node", metrics: opts.kubeMetrics, logger: log });
   const index = new SliceIndex();
   const staleNodes = new Set<string>();
+  const notReadyNodes = new Set<string>();
   const writtenStatus: SwhReconcileDeps["writtenStatus"] = new Map();
   const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) =>
     `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
@@ -154,16 +155,18 @@ export function runController(opts: ControllerOptions): RunningController {
     });
     nodes.on(event, (node) => nodeQueue.add(node.metadata?.name ?? ""));
     leases.on(event, (lease) => {
-      const name = lease.metadata?.name ?? "";
-      if (name.startsWith(AGENT_LEASE_PREFIX)) nodeQueue.add(name.slice(AGENT_LEASE_PREFIX.length));
+      // A heartbeat Lease names its node in full in spec.holderIdentity (its name may be a hash).
+      const node = agentLeaseNode(lease);
+      if (node !== undefined) nodeQueue.add(node);
     });
-    slices.on(event, (slice, old) => {
-      if (old !== undefined) index.remove(old);
-      if (event === "delete") index.remove(slice);
-      else index.upsert(slice);
-      for (const s of old === undefined ? [slice] : [slice, old]) {
-        swhQueue.add(swhKeyOf(s));
-        if (nodeOf(s) !== "") nodeQueue.add(nodeOf(s));
+    slices.on(event, (slice) => {
+      // Both versions matter: an update can move a slice to another SWH or node, or make it unreadable.
+      const before = index.remove(slice);
+      const after = event === "delete" ? undefined : index.upsert(slice);
+      for (const entry of [before, after]) {
+        if (entry === undefined) continue;
+        swhQueue.add(swhKeyOfView(entry.view));
+        nodeQueue.add(entry.view.nodeName);
       }
     });
   }
@@ -222,6 +225,7 @@ export function runController(opts: ControllerOptions): RunningController {
               getService: (ns, name) => services.get(name, ns),
               slicesOf: (key) => index.forSwh(key),
               staleNodes: () => staleNodes,
+              notReadyNodes: () => notReadyNodes,
               api,
               events: opts.events,
               metrics,
@@ -241,8 +245,10 @@ export function runController(opts: ControllerOptions): RunningController {
               getLease: (n) => leases.get(n, opts.namespace),
               slicesOnNode: (n) => index.forNode(n),
               staleNodes,
+              notReadyNodes,
               enqueueSwh: (key) => swhQueue.add(key),
               api,
+              events: opts.events,
               metrics,
               logger: log,
               now,
@@ -259,7 +265,9 @@ export function runController(opts: ControllerOptions): RunningController {
       opts.kubeMetrics.leader.set(0);
       metrics.serviceEndpoints.reset();
       metrics.heartbeatStale.reset();
+      metrics.notReadyAgentAlive.reset();
       staleNodes.clear();
+      notReadyNodes.clear();
       writtenStatus.clear();
     };
 

@@ -1,68 +1,79 @@
 /**
- * An index over the EndpointSlice informer's cache: slices by owning SWH (`namespace/service-name`) and by node,
- * so a reconcile looks up its few slices instead of scanning every slice of the cluster.
+ * An index over the EndpointSlice informer's cache: our slices, each read once through the slice contract's
+ * reader (`readSlice`), by owning SWH (`namespace/service-name`) and by the full node name the slice carries —
+ * never by the node label, which is a hash for long node names (ADR 0013). A reconcile looks up its few slices
+ * instead of scanning every slice of the cluster, and status reads the parsed view instead of parsing again.
  */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
-import { LABEL_NODE, LABEL_SERVICE_NAME } from "@swh/crd-types";
+import { readSlice, type SliceView } from "@swh/slice-writer";
+
+/** A slice as the informer delivered it and as the contract's reader reads it. */
+export interface IndexedSlice {
+  readonly slice: Readonly<V1EndpointSlice>;
+  readonly view: SliceView;
+}
 
 /** Slices indexed by SWH key and by node name; fed by informer notifications. */
 export class SliceIndex {
-  readonly #byKey = new Map<string, Readonly<V1EndpointSlice>>();
+  readonly #byKey = new Map<string, IndexedSlice>();
   readonly #bySwh = new Map<string, Set<string>>();
   readonly #byNode = new Map<string, Set<string>>();
 
-  /** Records `slice` (added or updated), replacing an earlier version of it. */
-  upsert(slice: Readonly<V1EndpointSlice>): void {
+  /**
+   * Records `slice` (added or updated), replacing an earlier version of it, and returns how it reads; a slice the
+   * reader rejects (not ours, malformed) is forgotten and undefined is returned.
+   */
+  upsert(slice: Readonly<V1EndpointSlice>): IndexedSlice | undefined {
+    this.remove(slice);
+    const view = readSlice(slice);
+    if (view === undefined) return undefined;
     const key = sliceKey(slice);
-    const old = this.#byKey.get(key);
-    if (old !== undefined) this.remove(old);
-    this.#byKey.set(key, slice);
-    add(this.#bySwh, swhKeyOf(slice), key);
-    add(this.#byNode, nodeOf(slice), key);
+    const entry: IndexedSlice = { slice, view };
+    this.#byKey.set(key, entry);
+    add(this.#bySwh, swhKeyOfView(view), key);
+    add(this.#byNode, view.nodeName, key);
+    return entry;
   }
 
-  /** Forgets `slice`. */
-  remove(slice: Readonly<V1EndpointSlice>): void {
+  /** Forgets `slice`; returns the entry it had, if any. */
+  remove(slice: Readonly<V1EndpointSlice>): IndexedSlice | undefined {
     const key = sliceKey(slice);
-    const stored = this.#byKey.get(key) ?? slice;
+    const stored = this.#byKey.get(key);
+    if (stored === undefined) return undefined;
     this.#byKey.delete(key);
-    drop(this.#bySwh, swhKeyOf(stored), key);
-    drop(this.#byNode, nodeOf(stored), key);
+    drop(this.#bySwh, swhKeyOfView(stored.view), key);
+    drop(this.#byNode, stored.view.nodeName, key);
+    return stored;
   }
 
-  /** The slices labelled for the SWH `namespace/name`. */
-  forSwh(swhKey: string): Readonly<V1EndpointSlice>[] {
+  /** The slices of the SWH `namespace/name`. */
+  forSwh(swhKey: string): IndexedSlice[] {
     return this.#lookup(this.#bySwh.get(swhKey));
   }
 
-  /** The slices labelled with `node`. */
-  forNode(node: string): Readonly<V1EndpointSlice>[] {
+  /** The slices written by the agent of `node` (full name). */
+  forNode(node: string): IndexedSlice[] {
     return this.#lookup(this.#byNode.get(node));
   }
 
   /** Every node that has slices. */
   nodes(): string[] {
-    return [...this.#byNode.keys()].filter((n) => n !== "");
+    return [...this.#byNode.keys()];
   }
 
-  #lookup(keys: Set<string> | undefined): Readonly<V1EndpointSlice>[] {
-    const out: Readonly<V1EndpointSlice>[] = [];
+  #lookup(keys: Set<string> | undefined): IndexedSlice[] {
+    const out: IndexedSlice[] = [];
     for (const key of keys ?? []) {
-      const slice = this.#byKey.get(key);
-      if (slice !== undefined) out.push(slice);
+      const entry = this.#byKey.get(key);
+      if (entry !== undefined) out.push(entry);
     }
     return out;
   }
 }
 
-/** `namespace/<kubernetes.io/service-name>` of a slice: the key of the SWH it belongs to. */
-export function swhKeyOf(slice: Readonly<V1EndpointSlice>): string {
-  return `${slice.metadata?.namespace ?? ""}/${slice.metadata?.labels?.[LABEL_SERVICE_NAME] ?? ""}`;
-}
-
-/** The node a slice belongs to, from our node label ("" when missing). */
-export function nodeOf(slice: Readonly<V1EndpointSlice>): string {
-  return slice.metadata?.labels?.[LABEL_NODE] ?? "";
+/** `namespace/name` of the SWH a slice belongs to. */
+export function swhKeyOfView(view: Pick<SliceView, "namespace" | "swhName">): string {
+  return `${view.namespace}/${view.swhName}`;
 }
 
 function sliceKey(slice: Readonly<V1EndpointSlice>): string {

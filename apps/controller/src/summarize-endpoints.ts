@@ -1,9 +1,9 @@
 /**
- * Turns the EndpointSlices the agents wrote for one SWH into what status shows: per Service port the ready and
- * total endpoint counts, and per endpoint (a pod; a dual-stack pod is one endpoint with two addresses) whether
- * each port serves and, when not, the failing probe the agent reported. Pure.
+ * Turns the EndpointSlices the agents wrote for one SWH, as the slice contract's reader reads them
+ * (`readSlice`), into what status shows: per Service port the ready and total endpoint counts, and per endpoint
+ * (a pod; a dual-stack pod is one endpoint with two addresses) whether each port serves and, when not, the
+ * failing probe the agent reported. Pure.
  */
-import type { V1EndpointSlice } from "@kubernetes/client-node";
 import type {
   EndpointPortStatus,
   EndpointStatus,
@@ -11,7 +11,7 @@ import type {
   PortStatus,
   ServicePort,
 } from "@swh/crd-types";
-import { parseEndpointReasons } from "./endpoint-reasons.js";
+import type { SliceView } from "@swh/slice-writer";
 
 /** Default bound of `status.endpoints.list`: enough to see what fails, small enough for any object size. */
 export const DEFAULT_MAX_LISTED_ENDPOINTS = 50;
@@ -45,11 +45,12 @@ interface PodEntry {
 
 /**
  * Summarizes `slices` (all belonging to one SWH) against the SWH's Service `ports`. An endpoint whose `ready`
- * condition is missing counts as ready (EndpointSlice API semantics). The list holds at most `maxListed`
+ * condition is missing counts as ready (EndpointSlice API semantics, applied by the reader). `nodes` are the full
+ * names of the nodes whose agents wrote the slices. The list holds at most `maxListed`
  * endpoints, not-ready ones first, then by pod name; `truncated` says when some were left out.
  */
 export function summarizeEndpoints(
-  slices: readonly Readonly<V1EndpointSlice>[],
+  slices: readonly SliceView[],
   ports: readonly Readonly<ServicePort>[],
   maxListed: number = DEFAULT_MAX_LISTED_ENDPOINTS,
 ): EndpointsView {
@@ -59,17 +60,13 @@ export function summarizeEndpoints(
   const problems = new Set<string>();
 
   for (const slice of slices) {
-    const slicePort = slice.ports?.[0];
-    const portName = slicePort?.name ?? "";
-    const reasons = parseEndpointReasons(slice.metadata?.annotations);
-    for (const endpoint of slice.endpoints ?? []) {
-      const address = endpoint.addresses[0];
-      if (address === undefined) continue;
+    const { portName } = slice;
+    nodes.add(slice.nodeName);
+    for (const endpoint of slice.endpoints) {
+      const { address } = endpoint;
       const key = endpoint.targetRef?.uid ?? endpoint.targetRef?.name ?? address;
-      const ready = endpoint.conditions?.ready ?? true;
-      const terminating = endpoint.conditions?.terminating ?? false;
-      const node = endpoint.nodeName ?? "";
-      if (node !== "") nodes.add(node);
+      const { ready, terminating } = endpoint.conditions;
+      const node = endpoint.nodeName ?? slice.nodeName;
 
       const portReady = perPort.get(portName) ?? new Map<string, boolean>();
       perPort.set(portName, portReady);
@@ -86,7 +83,7 @@ export function summarizeEndpoints(
       if (!entry.addresses.includes(address)) entry.addresses.push(address);
       entry.terminating ||= terminating;
 
-      const reason = ready ? undefined : reasons.get(address);
+      const reason = ready ? undefined : endpoint.reason;
       if (reason !== undefined && CONFIGURATION_REASONS.has(reason.reason)) {
         problems.add(
           `${reason.probe ?? "a probe"}: ${reason.reason}${reason.message ? ` (${reason.message})` : ""}`,
@@ -95,7 +92,7 @@ export function summarizeEndpoints(
       const previous = entry.ports.get(portName);
       if (previous === undefined || (previous.ready && !ready)) {
         const status: EndpointPortStatus = {
-          port: slicePort?.port ?? 0,
+          port: slice.port,
           ready: previous === undefined ? ready : false,
         };
         if (portName !== "") status.name = portName;

@@ -1,15 +1,7 @@
 /** Small builders for unit tests: each returns a deep-frozen object so a mutating core fails loudly. */
 import type { V1EndpointSlice, V1Lease, V1Node, V1Service } from "@kubernetes/client-node";
-import {
-  API_VERSION,
-  KIND,
-  LABEL_MANAGED_BY,
-  LABEL_NODE,
-  LABEL_SERVICE_NAME,
-  MANAGED_BY,
-  type ServiceWithHealthchecks,
-} from "@swh/crd-types";
-import { ANNOTATION_ENDPOINT_REASONS, type EndpointReason } from "../src/endpoint-reasons.js";
+import { API_VERSION, KIND, type ServiceWithHealthchecks } from "@swh/crd-types";
+import { agentLeaseName, planSlices, readSlice, type SliceView } from "@swh/slice-writer";
 
 export function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
@@ -81,40 +73,76 @@ export interface EndpointInput {
   terminating?: boolean;
 }
 
+/** What an agent reports for a failing address (the reasons annotation). */
+export interface ReasonInput {
+  probe: string;
+  reason: string;
+  message: string;
+}
+
+/**
+ * A slice exactly as the agent on `node` writes it for `web` in `ns`: built by the agent's own planner
+ * (`planSlices` of `@swh/slice-writer`), never by hand, so a change of the slice contract shows up here.
+ * `name` renames the planned slice (to follow one object through updates).
+ */
 export function aSlice(opts: {
   name?: string;
   port?: { name?: string; port: number };
   endpoints: EndpointInput[];
-  reasons?: Record<string, EndpointReason>;
+  reasons?: Record<string, ReasonInput>;
   node?: string;
 }): V1EndpointSlice {
   const node = opts.node ?? opts.endpoints[0]?.node ?? "n1";
-  const annotations: Record<string, string> = {};
-  if (opts.reasons !== undefined) annotations[ANNOTATION_ENDPOINT_REASONS] = JSON.stringify(opts.reasons);
-  return deepFreeze({
-    apiVersion: "discovery.k8s.io/v1",
-    kind: "EndpointSlice",
-    addressType: opts.endpoints[0]?.address.includes(":") ? "IPv6" : "IPv4",
-    metadata: {
-      name: opts.name ?? `web-${node}-${opts.port?.name ?? "p"}`,
-      namespace: "ns",
-      labels: { [LABEL_SERVICE_NAME]: "web", [LABEL_MANAGED_BY]: MANAGED_BY, [LABEL_NODE]: node },
-      annotations,
-      ownerReferences: [ownerRef()],
-    },
-    ports: [{ name: opts.port?.name ?? "http", port: opts.port?.port ?? 8080, protocol: "TCP" }],
-    endpoints: opts.endpoints.map((e) => ({
-      addresses: [e.address],
-      conditions: { ready: e.ready ?? true, serving: e.ready ?? true, terminating: e.terminating ?? false },
-      nodeName: e.node ?? node,
-      targetRef: {
-        kind: "Pod",
-        name: e.pod ?? `pod-${e.address}`,
-        namespace: "ns",
-        uid: `uid-${e.pod ?? e.address}`,
+  const plan = planSlices({
+    swh: { name: "web", namespace: "ns", uid: SWH_UID },
+    nodeName: node,
+    existing: [],
+    groups: [
+      {
+        portName: opts.port?.name ?? "http",
+        port: opts.port?.port ?? 8080,
+        protocol: "TCP",
+        addressFamily: opts.endpoints[0]?.address.includes(":") ? "IPv6" : "IPv4",
+        endpoints: opts.endpoints.map((e) => {
+          const ready = e.ready ?? true;
+          const reason = opts.reasons?.[e.address];
+          return {
+            address: e.address,
+            conditions: { ready, serving: ready, terminating: e.terminating ?? false },
+            nodeName: e.node ?? node,
+            targetRef: {
+              kind: "Pod",
+              name: e.pod ?? `pod-${e.address}`,
+              namespace: "ns",
+              uid: `uid-${e.pod ?? e.address}`,
+            },
+            ...(reason === undefined
+              ? {}
+              : {
+                  failure: {
+                    probeIndex: 0,
+                    failingProbe: reason.probe,
+                    reason: reason.reason,
+                    message: reason.message,
+                    targetId: `target-${e.address}`,
+                  },
+                }),
+          };
+        }),
       },
-    })),
+    ],
   });
+  const [slice] = plan.create;
+  if (slice === undefined || plan.create.length !== 1) throw new Error("aSlice: expected one planned slice");
+  if (opts.name !== undefined) slice.metadata = { ...slice.metadata, name: opts.name };
+  return deepFreeze(slice);
+}
+
+/** `aSlice` as the controller's index reads it (`readSlice`). */
+export function aView(opts: Parameters<typeof aSlice>[0]): SliceView {
+  const view = readSlice(aSlice(opts));
+  if (view === undefined) throw new Error("aView: the planned slice does not read back");
+  return view;
 }
 
 export function aNode(
@@ -141,9 +169,10 @@ export function aNode(
   });
 }
 
-export function aLease(renewTime: string | undefined, leaseDurationSeconds?: number): V1Lease {
-  const spec: NonNullable<V1Lease["spec"]> = {};
+/** The heartbeat Lease of the agent of `node`, as the agent writes it. */
+export function aLease(renewTime: string | undefined, leaseDurationSeconds?: number, node = "n1"): V1Lease {
+  const spec: NonNullable<V1Lease["spec"]> = { holderIdentity: node };
   if (renewTime !== undefined) spec.renewTime = renewTime as unknown as Date;
   if (leaseDurationSeconds !== undefined) spec.leaseDurationSeconds = leaseDurationSeconds;
-  return deepFreeze({ metadata: { name: "swh-agent-n1", namespace: "swh-system" }, spec });
+  return deepFreeze({ metadata: { name: agentLeaseName(node), namespace: "swh-system" }, spec });
 }

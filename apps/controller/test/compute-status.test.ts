@@ -1,3 +1,4 @@
+import type { V1EndpointSlice } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import {
   computeStatus,
@@ -7,20 +8,22 @@ import {
 } from "../src/compute-status.js";
 import { conditionChanges } from "../src/conditions.js";
 import { aSlice, aStoredService, aSwh } from "./builders.js";
+import { indexed } from "./indexed.js";
 
 const T0 = "2026-12-02T10:00:00Z";
 const T1 = "2026-12-02T10:05:00Z";
 const synced: ServiceSyncOutcome = { ready: true };
 
-function status(input: Partial<StatusInput>) {
+/** The status for `input`; slices are given as the agent wrote them and read as the controller's index does. */
+function status(input: Partial<Omit<StatusInput, "slices">> & { slices?: V1EndpointSlice[] }) {
   return computeStatus({
     swh: aSwh(),
     sync: synced,
     service: aStoredService(),
-    slices: [],
     staleNodes: new Set(),
     now: T0,
     ...input,
+    slices: indexed(input.slices ?? []).map(({ view }) => view),
   });
 }
 const condition = (s: ReturnType<typeof status>, type: string) => s.conditions?.find((c) => c.type === type);
@@ -179,6 +182,15 @@ describe("computeStatus", () => {
     expect(condition(status({ slices, staleNodes: new Set(["n1"]) }), "AgentsReporting")).toMatchObject({
       status: "False",
       reason: "AgentHeartbeatStale",
+    });
+  });
+
+  it("says when a NotReady node keeps its endpoints because its agent is alive, without calling agents silent", () => {
+    const slices = [aSlice({ endpoints: [{ address: "10.244.1.1", node: "n1" }] })];
+    expect(condition(status({ slices, notReadyNodes: new Set(["n1"]) }), "AgentsReporting")).toMatchObject({
+      status: "True",
+      reason: "NodeNotReadyAgentAlive",
+      message: expect.stringContaining("n1"),
     });
   });
 

@@ -419,7 +419,8 @@ describe("nodes", () => {
     const ns = await cluster.createNamespace("nodes");
     const swh = await admin.createSwh(ns, "web", { ports: [{ name: "http", port: 80 }] });
     for (const node of ["gone-node", "sick-node", "well-node"]) {
-      await admin.renewHeartbeat(node, 600);
+      // sick-node's agent is down too (its heartbeat expires at once): only then may its slices go.
+      await admin.renewHeartbeat(node, node === "sick-node" ? 1 : 600);
       await createNode(cluster.kubeConfig, { name: node });
       await admin.createSlice(
         agentSlice(swh, {
@@ -478,6 +479,38 @@ describe("nodes", () => {
       'swh_agent_heartbeat_stale{node="silent-node"} 0',
     );
     await deleteNode(cluster.kubeConfig, "silent-node");
+  });
+
+  it("keeps the slices of a NotReady node while its agent renews its heartbeat, and reports it", async () => {
+    const ns = await cluster.createNamespace("alive");
+    const swh = await admin.createSwh(ns, "web", { ports: [{ name: "http", port: 80 }] });
+    await createNode(cluster.kubeConfig, { name: "alive-node" });
+    await admin.renewHeartbeat("alive-node", 600);
+    await admin.createSlice(
+      agentSlice(swh, {
+        node: "alive-node",
+        port: { name: "http", port: 80 },
+        endpoints: [{ address: "10.244.5.2", pod: "p" }],
+      }),
+    );
+    await waitForCondition(ns, "web", CONDITION_TYPES.ready, "True");
+    await setNodeReady(cluster.kubeConfig, "alive-node", false);
+
+    // Past the grace (3 s) the node is reported, and its slice stays.
+    const reported = await waitForCondition(ns, "web", "AgentsReporting", "True", "NodeNotReadyAgentAlive");
+    expect(condition(reported, "AgentsReporting")?.message).toContain("alive-node");
+    expect(await registry.getSingleMetricAsString("swh_node_not_ready_agent_alive")).toContain(
+      'swh_node_not_ready_agent_alive{node="alive-node"} 1',
+    );
+    expect(await admin.listSlices(ns)).toHaveLength(1);
+    await waitFor("NodeNotReadyAgentAlive Event", () =>
+      events.some((e) => e.name === "alive-node" && e.reason === "NodeNotReadyAgentAlive"),
+    );
+
+    // Once the agent stops renewing, it cannot act any more: the slice goes.
+    await admin.renewHeartbeat("alive-node", 1);
+    await waitFor("alive-node's slice removed", async () => (await admin.listSlices(ns)).length === 0);
+    await deleteNode(cluster.kubeConfig, "alive-node");
   });
 });
 

@@ -1,56 +1,93 @@
 import { describe, expect, it } from "vitest";
-import { planNodeCleanup } from "../src/plan-node-cleanup.js";
+import { LIVE_GET_RETRY_MS, type NodeFacts, planNodeCleanup } from "../src/plan-node-cleanup.js";
 import { aLease, aNode } from "./builders.js";
 
 const NOW = "2026-12-02T10:10:00Z";
 const GRACE = 5 * 60_000;
+const KEEP = { deleteSlices: false, heartbeatStale: false, notReadyAgentAlive: false };
+const FRESH = aLease("2026-12-02T10:09:50Z", 40); // expires in 30 s
+const EXPIRED = aLease("2026-12-02T10:09:00Z", 40);
+const SICK = aNode("n1", "False", "2026-12-02T10:04:00Z"); // NotReady for 6 min: beyond the grace
 
 describe("planNodeCleanup", () => {
-  it.each([
+  it.each<[string, Partial<NodeFacts>, object]>([
+    // A Node missing from the cache: only a live 404 proves it is gone.
     [
-      "deleted Node with slices → delete at once",
-      { node: undefined, hasSlices: true },
-      { deleteSlices: "NodeDeleted", heartbeatStale: false },
+      "cache says gone, slices, no live GET yet → GET it first",
+      { node: undefined },
+      { ...KEEP, confirmWithLiveGet: true },
     ],
     [
-      "deleted Node without slices → nothing",
-      { node: undefined, hasSlices: false },
-      { deleteSlices: false, heartbeatStale: false },
+      "cache says gone, live GET 404 → delete at once",
+      { node: undefined, live: { outcome: "NotFound" } },
+      { ...KEEP, deleteSlices: "NodeDeleted" },
     ],
     [
-      "NotReady beyond the grace → delete",
-      { node: aNode("n1", "False", "2026-12-02T10:04:00Z"), hasSlices: true },
-      { deleteSlices: "NodeNotReady", heartbeatStale: false },
+      "cache says gone, live GET failed → keep, look again later",
+      { node: undefined, live: { outcome: "Failed", message: "timeout" } },
+      { ...KEEP, recheckAfterMs: LIVE_GET_RETRY_MS },
     ],
+    [
+      "cache says gone, live GET finds it Ready with a fresh heartbeat → keep (the cache was behind)",
+      { node: undefined, live: { outcome: "Found", node: aNode("n1", "True") }, lease: FRESH },
+      { ...KEEP, recheckAfterMs: 30_000 },
+    ],
+    [
+      "cache says gone, live GET finds it NotReady beyond the grace, silent agent → delete for NotReady",
+      { node: undefined, live: { outcome: "Found", node: SICK }, lease: EXPIRED },
+      { ...KEEP, deleteSlices: "NodeNotReady" },
+    ],
+    ["deleted Node without slices → nothing, no GET", { node: undefined, hasSlices: false }, KEEP],
+    // NotReady: the slices go only when the agent cannot act.
+    [
+      "NotReady beyond the grace, no heartbeat Lease → delete",
+      { node: SICK },
+      { ...KEEP, deleteSlices: "NodeNotReady" },
+    ],
+    [
+      "NotReady beyond the grace, expired heartbeat → delete",
+      { node: SICK, lease: EXPIRED },
+      { ...KEEP, deleteSlices: "NodeNotReady" },
+    ],
+    [
+      "NotReady beyond the grace, fresh heartbeat → keep, report, recheck when it would expire",
+      { node: SICK, lease: FRESH },
+      { ...KEEP, notReadyAgentAlive: true, recheckAfterMs: 30_000 },
+    ],
+    ["NotReady beyond the grace without slices → nothing", { node: SICK, hasSlices: false }, KEEP],
     [
       "Unknown within the grace → recheck when it ends",
-      { node: aNode("n1", "Unknown", "2026-12-02T10:08:00Z"), hasSlices: true },
-      { deleteSlices: false, heartbeatStale: false, recheckAfterMs: 3 * 60_000 },
+      { node: aNode("n1", "Unknown", "2026-12-02T10:08:00Z") },
+      { ...KEEP, recheckAfterMs: 3 * 60_000 },
     ],
+    // Ready: a silent agent is reported, never cleaned up.
     [
       "Ready with a fresh heartbeat → recheck when it would expire",
-      { node: aNode("n1", "True"), lease: aLease("2026-12-02T10:09:50Z", 40), hasSlices: true },
-      { deleteSlices: false, heartbeatStale: false, recheckAfterMs: 30_000 },
+      { node: aNode("n1", "True"), lease: FRESH },
+      { ...KEEP, recheckAfterMs: 30_000 },
     ],
     [
       "Ready with an expired heartbeat → reported, slices kept",
-      { node: aNode("n1", "True"), lease: aLease("2026-12-02T10:09:00Z", 40), hasSlices: true },
-      { deleteSlices: false, heartbeatStale: true },
+      { node: aNode("n1", "True"), lease: EXPIRED },
+      { ...KEEP, heartbeatStale: true },
     ],
     [
       "Ready, slices but no heartbeat Lease → reported",
-      { node: aNode("n1", "True"), lease: undefined, hasSlices: true },
-      { deleteSlices: false, heartbeatStale: true },
+      { node: aNode("n1", "True") },
+      { ...KEEP, heartbeatStale: true },
     ],
-    [
-      "Ready without slices → nothing to report",
-      { node: aNode("n1", "True"), lease: undefined, hasSlices: false },
-      { deleteSlices: false, heartbeatStale: false },
-    ],
+    ["Ready without slices → nothing to report", { node: aNode("n1", "True"), hasSlices: false }, KEEP],
   ])("%s", (_name, facts, expected) => {
-    expect(planNodeCleanup({ lease: undefined, now: NOW, notReadyGraceMs: GRACE, ...facts })).toEqual(
-      expected,
-    );
+    expect(
+      planNodeCleanup({
+        node: undefined,
+        lease: undefined,
+        hasSlices: true,
+        now: NOW,
+        notReadyGraceMs: GRACE,
+        ...facts,
+      }),
+    ).toEqual(expected);
   });
 
   it("accepts Date timestamps as typed clients deliver them", () => {

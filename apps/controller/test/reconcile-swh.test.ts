@@ -6,6 +6,7 @@ import type { ControllerApi } from "../src/controller-api.js";
 import { createControllerMetrics } from "../src/controller-metrics.js";
 import { reconcileSwh, type SwhReconcileDeps } from "../src/reconcile-swh.js";
 import { aSlice, aStoredService, aSwh } from "./builders.js";
+import { indexed } from "./indexed.js";
 
 /** A fake of our own ControllerApi: records calls, answers from a script. */
 function fakeApi(fail?: { code: number; message: string }) {
@@ -25,6 +26,10 @@ function fakeApi(fail?: { code: number; message: string }) {
     },
     deleteSlice: async (ns, name) => {
       calls.push({ op: "deleteSlice", arg: { ns, name } });
+    },
+    readNode: async (name) => {
+      calls.push({ op: "readNode", arg: name });
+      return undefined;
     },
   };
   return { api, calls };
@@ -77,7 +82,7 @@ describe("reconcileSwh", () => {
   it("makes no request when the Service and the status are in sync", async () => {
     const first = fakeApi();
     const service = aStoredService();
-    const slices = [aSlice({ endpoints: [{ address: "10.244.1.1" }] })];
+    const slices = indexed([aSlice({ endpoints: [{ address: "10.244.1.1" }] })]);
     const d = deps({ api: first.api, getService: () => service, slicesOf: () => slices });
     await reconcileSwh("ns/web", d);
     const patch = first.calls.find((c) => c.op === "patchStatus")?.arg as { patch: object };
@@ -122,7 +127,7 @@ describe("reconcileSwh", () => {
     // The informer still holds version 7 while the Service arrived: the next patch builds on our version 8.
     const created = calls[0]?.arg as V1Service;
     const again = fakeApi();
-    const slices = [aSlice({ endpoints: [{ address: "10.244.1.1" }] })];
+    const slices = indexed([aSlice({ endpoints: [{ address: "10.244.1.1" }] })]);
     await reconcileSwh("ns/web", {
       ...d,
       api: again.api,

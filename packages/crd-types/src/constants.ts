@@ -59,6 +59,13 @@ export const NON_PROPAGATED_ANNOTATIONS: readonly string[] = [
  */
 export const ANNOTATION_ENDPOINT_REASONS = "network.deckhouse.io/swh-endpoint-reasons";
 
+/**
+ * Annotation on an agent-written EndpointSlice: the full name of the node whose agent wrote it. Node names may
+ * be 253 characters long while a label value holds 63, so the node label (`LABEL_NODE`) is only a server-side
+ * selector (a hash for long names) and every reader takes the node from this annotation (ADR 0013).
+ */
+export const ANNOTATION_NODE_NAME = "network.deckhouse.io/swh-node-name";
+
 /** Secret type holding PostgreSQL probe credentials. */
 export const POSTGRES_CREDENTIALS_SECRET_TYPE = "network.deckhouse.io/postgresql-credentials";
 /** Keys of a PostgreSQL credentials Secret. */
@@ -75,7 +82,11 @@ export const POSTGRES_TLS_MODES = ["Disabled", "SkipVerification", "VerifyCA", "
 /** One of `POSTGRES_TLS_MODES`: how a PostgreSQL probe uses TLS. */
 export type PostgresTlsMode = (typeof POSTGRES_TLS_MODES)[number];
 
-/** Prefix of the per-node heartbeat Leases agents renew (in the agent's namespace): `swh-agent-<node>`. */
+/**
+ * Prefix of the per-node heartbeat Leases agents renew (in the agent's namespace): `swh-agent-<node>`, or a
+ * prefix and a hash when that is longer than an object name; `spec.holderIdentity` names the node in full
+ * (`agentLeaseName` in `@swh/slice-writer`, ADR 0013).
+ */
 export const AGENT_LEASE_PREFIX = "swh-agent-";
 /** Name of the controller's leader-election Lease (in the controller's namespace). */
 export const CONTROLLER_LEADER_LEASE = "swh-controller-leader";

@@ -76,7 +76,8 @@ export class Product {
   async startAgent(node: string): Promise<AppProcess> {
     const app = await startApp({
       app: "agent",
-      name: `swh-agent-${node}-${++this.#counter}`,
+      // The name is a log file name too: a node name may have 253 characters, a file name at most 255 bytes.
+      name: `swh-agent-${node.slice(0, 63)}-${++this.#counter}`,
       kubeconfigPath: await this.#kubeconfig("swh-agent"),
       namespace: INSTALL_NAMESPACE,
       logDir: this.logDir,

@@ -1,8 +1,11 @@
 /**
  * @swh/slice-writer — EndpointSlices for one ServiceWithHealthchecks on one node (SPEC §4): a pure planner
  * (`planSlices`: desired endpoint groups + existing slices → create/update/delete) and an applier
- * (`applySlicePlan`) that performs a plan with @kubernetes/client-node, re-planning on conflicts.
+ * (`applySlicePlan`) that performs a plan with @kubernetes/client-node, re-planning on conflicts. It owns the
+ * agent–controller contract (ADR 0013): the slice labels and annotations, their one reader (`readSlice`), and the
+ * node's heartbeat Lease name (`agentLeaseName`).
  */
+export { agentLeaseName, agentLeaseNode } from "./agent-lease-name.js";
 export {
   type ApplyOptions,
   type ApplyResult,
@@ -14,6 +17,13 @@ export {
   type WriteResult,
 } from "./apply-slice-plan.js";
 export { type PlanSlicesInput, planSlices, type SlicePlan } from "./plan-slices.js";
+export {
+  type EndpointReason,
+  readSlice,
+  type SliceEndpointView,
+  type SliceView,
+  sliceNodeName,
+} from "./read-slice.js";
 export {
   isOwnedSlice,
   MANAGED_LABEL_KEYS,

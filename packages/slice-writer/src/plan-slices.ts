@@ -5,7 +5,14 @@
  */
 import type { V1Endpoint, V1EndpointSlice, V1OwnerReference } from "@kubernetes/client-node";
 import type { EndpointGroup } from "@swh/aggregation";
-import { API_VERSION, DEFAULT_MAX_ENDPOINTS_PER_SLICE, KIND } from "@swh/crd-types";
+import {
+  ANNOTATION_ENDPOINT_REASONS,
+  ANNOTATION_NODE_NAME,
+  API_VERSION,
+  DEFAULT_MAX_ENDPOINTS_PER_SLICE,
+  KIND,
+} from "@swh/crd-types";
+import { type EndpointReason, formatReasons } from "./internal/reasons-codec.js";
 import {
   controllerRefMatches,
   copyEndpoint,
@@ -44,6 +51,8 @@ interface Wanted {
   endpoints: Map<string, V1Endpoint>;
   /** Canonical form of each desired endpoint, by address. */
   signatures: Map<string, string>;
+  /** Why each failing desired endpoint does not serve, by address (the reasons annotation). */
+  reasons: Map<string, EndpointReason>;
 }
 
 interface SliceState {
@@ -56,9 +65,13 @@ interface SliceState {
  * Returns the writes that make the slices of (`swh`, `nodeName`) carry exactly `groups`: one slice family per
  * (Service port name, resolved port, protocol, address family), at most `maxEndpointsPerSlice` endpoints each
  * (default 100). Endpoints stay in the slice they are in; new ones fill slices being written anyway, then slices
- * with room, and only then new slices; a slice left empty is deleted. A slice is written only when its content,
- * our labels or its controller reference differ canonically (order never matters), so planning against the result
- * of applying a plan yields an empty plan. Deterministic: the same inputs in any order give the same plan.
+ * with room, and only then new slices; a slice left empty is deleted. Every slice written carries the full node
+ * name (`ANNOTATION_NODE_NAME`) and, when some of its endpoints fail, the reasons annotation made from each
+ * endpoint's `failure` (`ANNOTATION_ENDPOINT_REASONS`): `readSlice` reads both back. A slice is written only when
+ * its content, its reasons, our labels or its controller reference differ canonically (order never matters), so
+ * planning against the result of applying a plan yields an empty plan; a slice that lacks only the node
+ * annotation (written by an older agent) gets it with its next write. Deterministic: the same inputs in any order
+ * give the same plan.
  */
 export function planSlices(input: PlanSlicesInput): SlicePlan {
   const max = input.maxEndpointsPerSlice ?? DEFAULT_MAX_ENDPOINTS_PER_SLICE;
@@ -112,8 +125,13 @@ export function planSlices(input: PlanSlicesInput): SlicePlan {
       max,
     );
     for (const state of states) {
-      if (state.kept.length === 0) plan.delete.push(state.slice);
-      else if (state.changed) plan.update.push(updatedSlice(state, want, labels, ownerRef));
+      if (state.kept.length === 0) {
+        plan.delete.push(state.slice);
+        continue;
+      }
+      const reasons = reasonsOf(state.kept, want);
+      if (state.changed || state.slice.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS] !== reasons)
+        plan.update.push(updatedSlice(state, want, labels, ownerRef, { nodeName, reasons }));
     }
     for (let start = 0, index = 0; start < unplaced.length; start += max) {
       let name = sliceName({ swhName: swh.name, nodeName, key: want.key, index });
@@ -123,6 +141,9 @@ export function planSlices(input: PlanSlicesInput): SlicePlan {
       const endpoints = unplaced
         .slice(start, start + max)
         .map((address) => want.endpoints.get(address) as V1Endpoint);
+      const annotations: Record<string, string> = { [ANNOTATION_NODE_NAME]: nodeName };
+      const reasons = reasonsOf(endpoints, want);
+      if (reasons !== undefined) annotations[ANNOTATION_ENDPOINT_REASONS] = reasons;
       plan.create.push({
         apiVersion: "discovery.k8s.io/v1",
         kind: "EndpointSlice",
@@ -130,6 +151,7 @@ export function planSlices(input: PlanSlicesInput): SlicePlan {
           name,
           namespace: swh.namespace,
           labels: { ...labels },
+          annotations,
           ownerReferences: [{ ...ownerRef }],
         },
         addressType: want.key.addressFamily,
@@ -154,7 +176,7 @@ function wantedByKey(groups: readonly EndpointGroup[]): Map<string, Wanted> {
     const k = keyString(key);
     let want = wanted.get(k);
     if (want === undefined) {
-      want = { key, group, endpoints: new Map(), signatures: new Map() };
+      want = { key, group, endpoints: new Map(), signatures: new Map(), reasons: new Map() };
       wanted.set(k, want);
     }
     for (const endpoint of group.endpoints) {
@@ -164,6 +186,15 @@ function wantedByKey(groups: readonly EndpointGroup[]): Map<string, Wanted> {
       if (current === undefined || signature < current) {
         want.endpoints.set(endpoint.address, next);
         want.signatures.set(endpoint.address, signature);
+        const { failure } = endpoint;
+        if (failure === undefined) want.reasons.delete(endpoint.address);
+        else
+          want.reasons.set(endpoint.address, {
+            probe: failure.failingProbe,
+            reason: failure.reason,
+            message: failure.message,
+            target: failure.targetId,
+          });
       }
     }
   }
@@ -236,15 +267,30 @@ function fill(states: SliceState[], unplaced: readonly string[], want: Wanted, m
   return unplaced.slice(next);
 }
 
+/** The reasons annotation value for `endpoints` of one slice family; undefined when all of them pass. */
+function reasonsOf(endpoints: readonly V1Endpoint[], want: Wanted): string | undefined {
+  const reasons = new Map<string, EndpointReason>();
+  for (const endpoint of endpoints) {
+    const address = endpoint.addresses[0] as string;
+    const reason = want.reasons.get(address);
+    if (reason !== undefined) reasons.set(address, reason);
+  }
+  return formatReasons(reasons);
+}
+
 function updatedSlice(
   state: SliceState,
   want: Wanted,
   labels: Record<string, string>,
   ownerRef: V1OwnerReference,
+  annotations: { nodeName: string; reasons: string | undefined },
 ): V1EndpointSlice {
   const { slice } = state;
   const metadata = structuredClone(slice.metadata ?? {});
   delete metadata.managedFields;
+  metadata.annotations = { ...metadata.annotations, [ANNOTATION_NODE_NAME]: annotations.nodeName };
+  if (annotations.reasons === undefined) delete metadata.annotations[ANNOTATION_ENDPOINT_REASONS];
+  else metadata.annotations[ANNOTATION_ENDPOINT_REASONS] = annotations.reasons;
   const foreignLabels = Object.entries(metadata.labels ?? {}).filter(
     ([key]) => !MANAGED_LABEL_KEYS.includes(key),
   );

@@ -1,3 +1,4 @@
+import type { V1EndpointSlice } from "@kubernetes/client-node";
 import {
   LABEL_ADDRESS_FAMILY,
   LABEL_HEADLESS,
@@ -9,6 +10,7 @@ import {
   MANAGED_BY,
 } from "@swh/crd-types";
 import { shortHash } from "./internal/short-hash.js";
+import { sliceNodeName } from "./read-slice.js";
 
 /** Longest label value Kubernetes accepts. */
 const MAX_LABEL_VALUE = 63;
@@ -23,7 +25,8 @@ export interface ServiceLabels {
 
 /**
  * Value of our node label for `nodeName`: the name itself when it fits a label value (63 characters), otherwise
- * a readable prefix and a hash, so every node still gets its own distinct value.
+ * a readable prefix and a hash, so every node still gets its own distinct value. It serves server-side
+ * selection only; readers take the node from the slice (`readSlice`), never from this label.
  */
 export function nodeLabelValue(nodeName: string): string {
   if (nodeName.length <= MAX_LABEL_VALUE) return nodeName;
@@ -83,17 +86,21 @@ export function sliceLabelSelector(input: { nodeName: string; swhName?: string }
 }
 
 /**
- * Tells whether a slice belongs to the agent of `nodeName` (managed-by and node labels, and the SWH's
- * service-name label when `swhName` is given). Nothing else is ever written or deleted.
+ * Tells whether a slice belongs to the agent of `nodeName` (and to the SWH `swhName` when given): managed-by
+ * ours, the node label of `nodeName` (what the server-side selector matched), and — the decision — the full node
+ * name the slice itself carries (`sliceNodeName`: the node annotation, else its endpoints' `nodeName`) equal to
+ * `nodeName`. A label alone never decides: for names over 63 characters it is a hash. Nothing else is ever
+ * written or deleted.
  */
 export function isOwnedSlice(
-  slice: { metadata?: { labels?: Record<string, string> } },
+  slice: Readonly<Pick<V1EndpointSlice, "metadata" | "endpoints">>,
   owner: { nodeName: string; swhName?: string },
 ): boolean {
   const labels = slice.metadata?.labels ?? {};
   return (
     labels[LABEL_MANAGED_BY] === MANAGED_BY &&
     labels[LABEL_NODE] === nodeLabelValue(owner.nodeName) &&
-    (owner.swhName === undefined || labels[LABEL_SERVICE_NAME] === owner.swhName)
+    (owner.swhName === undefined || labels[LABEL_SERVICE_NAME] === owner.swhName) &&
+    sliceNodeName(slice) === owner.nodeName
   );
 }

@@ -77,9 +77,11 @@ const rawOwnedArb: fc.Arbitrary<V1EndpointSlice[]> = fc
         },
         addressType: key.addressFamily,
         ports: [{ name: key.portName, port: key.port, protocol: key.protocol }],
+        // As an older agent wrote them: the node named by the endpoints, not yet by the annotation.
         endpoints: addrs.map((a) => ({
           addresses: [addressOf(key.addressFamily, a)],
           conditions: { ready },
+          nodeName,
         })),
       };
     }),

@@ -1,5 +1,7 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import {
+  ANNOTATION_ENDPOINT_REASONS,
+  ANNOTATION_NODE_NAME,
   LABEL_HEADLESS,
   LABEL_MANAGED_BY,
   LABEL_NODE,
@@ -7,7 +9,7 @@ import {
   LABEL_SERVICE_PROXY_NAME,
 } from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
-import { type PlanSlicesInput, planSlices } from "../src/index.js";
+import { isOwnedSlice, type PlanSlicesInput, planSlices, readSlice } from "../src/index.js";
 import {
   addresses,
   aGroup,
@@ -272,6 +274,7 @@ describe("planSlices", () => {
         controller: true,
       },
     ]);
+    expect(slice?.metadata?.annotations).toEqual({ [ANNOTATION_NODE_NAME]: nodeName });
     expect(slice?.addressType).toBe("IPv4");
     expect(slice?.ports).toEqual([
       { name: "http", port: 8080, protocol: "TCP", appProtocol: "kubernetes.io/h2c" },
@@ -296,10 +299,105 @@ describe("planSlices", () => {
     expect(updated?.metadata?.name).toBe(existing[0]?.metadata?.name);
     expect(updated?.metadata?.resourceVersion).toBe(existing[0]?.metadata?.resourceVersion);
     expect(updated?.metadata?.labels?.team).toBe("a");
-    expect(updated?.metadata?.annotations).toEqual({ note: "x" });
+    expect(updated?.metadata?.annotations).toEqual({ note: "x", [ANNOTATION_NODE_NAME]: nodeName });
   });
 
   it("rejects a maxEndpointsPerSlice below 1, naming it", () => {
     expect(() => planSlices(anInput({ maxEndpointsPerSlice: 0 }))).toThrow(/maxEndpointsPerSlice/);
+  });
+
+  it("annotates a new slice with the failing probe and reason of each failing address only", () => {
+    const failing = anEndpoint("10.244.1.6", {
+      conditions: { ready: false, serving: false, terminating: false },
+      failure: {
+        probeIndex: 0,
+        failingProbe: "HTTP :8080 /healthz",
+        reason: "HTTPStatus",
+        message: "status 503",
+        targetId: "t-6",
+      },
+    });
+    const [slice] = planSlices(
+      deepFreeze(anInput({ groups: [aGroup({ endpoints: [anEndpoint("10.244.1.5"), failing] })] })),
+    ).create;
+    // Byte for byte what agents wrote before the planner owned the annotation: an upgrade rewrites nothing.
+    expect(slice?.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS]).toBe(
+      '{"10.244.1.6":{"probe":"HTTP :8080 /healthz","reason":"HTTPStatus","message":"status 503","target":"t-6"}}',
+    );
+  });
+
+  it("updates a slice whose endpoints are unchanged but whose reason changed, and drops the reasons when all pass", () => {
+    const withReason = (reason: string | undefined) => [
+      aGroup({
+        endpoints: [
+          anEndpoint("10.244.1.5", {
+            conditions: { ready: false, serving: false, terminating: false },
+            ...(reason === undefined
+              ? {}
+              : {
+                  failure: {
+                    probeIndex: 0,
+                    failingProbe: "TCP :8080",
+                    reason,
+                    message: reason,
+                    targetId: "t",
+                  },
+                }),
+          }),
+        ],
+      }),
+    ];
+    const created = applyToModel([], planSlices(anInput({ groups: withReason("Timeout") })));
+    expect(planSlices(anInput({ groups: withReason("Timeout"), existing: created }))).toEqual({
+      create: [],
+      update: [],
+      delete: [],
+    });
+    const changed = planSlices(anInput({ groups: withReason("ConnectionRefused"), existing: created }));
+    expect(counts(changed)).toBe("0/1/0");
+    expect(readSlice(changed.update[0] as V1EndpointSlice)?.endpoints[0]?.reason?.reason).toBe(
+      "ConnectionRefused",
+    );
+    const cleared = planSlices(anInput({ groups: withReason(undefined), existing: created }));
+    expect(counts(cleared)).toBe("0/1/0");
+    expect(cleared.update[0]?.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS]).toBeUndefined();
+  });
+
+  it("reads a slice of an older agent (no node annotation) as its own, and adds the annotation with its next write only", () => {
+    const older = tamper(existingFor(anInput({ groups: [group(2)] })), (s) => ({
+      ...s,
+      metadata: { ...s.metadata, annotations: {} },
+    }));
+    expect(isOwnedSlice(older[0] as V1EndpointSlice, { nodeName })).toBe(true);
+    expect(planSlices(deepFreeze(anInput({ groups: [group(2)], existing: older })))).toEqual({
+      create: [],
+      update: [],
+      delete: [],
+    });
+    const [updated] = planSlices(deepFreeze(anInput({ groups: [group(3)], existing: older }))).update;
+    expect(updated?.metadata?.annotations?.[ANNOTATION_NODE_NAME]).toBe(nodeName);
+  });
+
+  it("owns a slice by the full node name it carries, not by its (hashed) node label", () => {
+    const long = `${"n".repeat(63)}.example.internal`;
+    const other = `${"n".repeat(63)}.example.internal2`;
+    const input = anInput({
+      nodeName: long,
+      groups: [aGroup({ endpoints: [anEndpoint("10.244.1.1", { nodeName: long })] })],
+    });
+    const [slice] = planSlices(input).create as V1EndpointSlice[];
+    expect(isOwnedSlice(slice as V1EndpointSlice, { nodeName: long, swhName: "web" })).toBe(true);
+    expect(isOwnedSlice(slice as V1EndpointSlice, { nodeName: other })).toBe(false);
+    // A slice carrying our label for `long` but naming another node is not ours: never written, never deleted.
+    const claimed = deepFreeze({
+      ...slice,
+      metadata: { ...slice?.metadata, annotations: { [ANNOTATION_NODE_NAME]: other } },
+    }) as V1EndpointSlice;
+    expect(isOwnedSlice(claimed, { nodeName: long })).toBe(false);
+    expect(planSlices(anInput({ nodeName: long, groups: [], existing: [claimed] }))).toEqual({
+      create: [],
+      update: [],
+      delete: [],
+    });
   });
 });

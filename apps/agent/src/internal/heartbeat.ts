@@ -1,10 +1,11 @@
 /**
- * The per-node heartbeat: the agent renews Lease `swh-agent-<node>` in its namespace so the controller can tell
- * a node whose agent stopped (slices kept as they are, reported) from a node that is gone (SPEC §5).
+ * The per-node heartbeat: the agent renews its Lease (`agentLeaseName(node)`, `spec.holderIdentity` = the full
+ * node name) in its namespace so the controller can tell a node whose agent stopped (slices kept as they are,
+ * reported) from a node that is gone (SPEC §5, ADR 0013).
  */
 import { CoordinationV1Api, type KubeConfig, type V1Lease, V1MicroTime } from "@kubernetes/client-node";
-import { AGENT_LEASE_PREFIX } from "@swh/crd-types";
 import type { Logger } from "@swh/kube";
+import { agentLeaseName } from "@swh/slice-writer";
 
 export interface HeartbeatOptions {
   kubeConfig: KubeConfig;
@@ -21,7 +22,7 @@ export interface HeartbeatOptions {
 /** Renews the node's heartbeat Lease every `intervalMs` until `signal` aborts; failures are logged and retried. */
 export async function runHeartbeat(opts: HeartbeatOptions): Promise<void> {
   const api = opts.kubeConfig.makeApiClient(CoordinationV1Api);
-  const name = `${AGENT_LEASE_PREFIX}${opts.nodeName}`;
+  const name = agentLeaseName(opts.nodeName);
   const log = opts.logger.child({ lease: `${opts.namespace}/${name}` });
   let failing = false;
   while (!opts.signal.aborted) {

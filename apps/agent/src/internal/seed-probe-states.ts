@@ -1,7 +1,16 @@
+/**
+ * Restart seeding (SPEC §3.6, ADR 0006): the probe states a restarted agent starts from, read from the slices it
+ * already published through the slice contract's one reader (`readSlice` of `@swh/slice-writer`).
+ */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
-import { aggregateEndpoints, type PodInfo, type ProbeState, type SwhInput } from "@swh/aggregation";
-import { LABEL_SERVICE_NAME } from "@swh/crd-types";
-import { failingAddresses, parsedReasons } from "./endpoint-reasons.js";
+import {
+  aggregateEndpoints,
+  type PodInfo,
+  type ProbeState,
+  type ProbeTarget,
+  type SwhInput,
+} from "@swh/aggregation";
+import { readSlice, type SliceView } from "@swh/slice-writer";
 
 /** A probe target as far as seeding needs it: where it connects. */
 export interface SeedableTarget {
@@ -24,6 +33,51 @@ export interface SeededState {
   passing: true;
 }
 
+/** Everything seeding reads: the node's SWHs, pods and probe targets, and the slices already published. */
+export interface SeedInput {
+  nodeName: string;
+  swhs: readonly SwhInput[];
+  pods: readonly PodInfo[];
+  targets: { targets: readonly ProbeTarget[]; users: ReadonlyMap<string, readonly TargetUser[]> };
+  slices: readonly V1EndpointSlice[];
+  /** Receives an SWH whose aggregation throws (it gets no preceding-probe seeds); default: rethrow. */
+  onError?: (swh: SwhInput, error: unknown) => void;
+}
+
+/**
+ * The probe states a restarted agent starts from: the published failures (`readReasonSeeds`), the targets whose
+ * endpoints are published passing (`seedProbeStates`) and the probes that precede a published failing probe
+ * (`seedPrecedingProbes`). Only slices of `nodeName` (by the full name they carry) are read. `passing` counts the
+ * targets seeded passing from the published endpoints, for the start-up log.
+ */
+export function seedFromSlices(input: SeedInput): { seeds: Map<string, ProbeState>; passing: number } {
+  const slices = input.slices.filter((s) => readSlice(s)?.nodeName === input.nodeName);
+  const seeds = readReasonSeeds(slices);
+  const passing = seedProbeStates(
+    input.targets.targets.map((target) => ({ target, users: input.targets.users.get(target.id) ?? [] })),
+    slices,
+  );
+  for (const id of passing.keys()) seeds.set(id, { passing: true });
+  seedPrecedingProbes(input.swhs, input.pods, input.nodeName, slices, seeds, input.onError);
+  return { seeds, passing: passing.size };
+}
+
+/** The failing-probe reasons a restarted agent starts from, by probe target id, read from its own slices. */
+export function readReasonSeeds(slices: readonly V1EndpointSlice[]): Map<string, ProbeState> {
+  const seeds = new Map<string, ProbeState>();
+  for (const view of views(slices)) {
+    for (const { reason } of view.endpoints) {
+      if (reason?.target === undefined) continue;
+      // "NotProbedYet" is what a missing state means already; seeding it would only hide a real first result.
+      if (reason.reason === "NotProbedYet") continue;
+      const state: ProbeState = { passing: false, reason: reason.reason };
+      if (reason.message !== undefined) state.message = reason.message;
+      seeds.set(reason.target, state);
+    }
+  }
+  return seeds;
+}
+
 /**
  * Returns the targets that start as passing after a restart, read from the slices this agent already owns
  * (SPEC §3.6): a target passes when an endpoint at its address and port, in a slice of an SWH that uses it, is
@@ -36,19 +90,10 @@ export function seedProbeStates(
   slices: readonly V1EndpointSlice[],
 ): Map<string, SeededState> {
   const passing = new Set<string>();
-  for (const slice of slices) {
-    const swhName = slice.metadata?.labels?.[LABEL_SERVICE_NAME];
-    const namespace = slice.metadata?.namespace;
-    if (!swhName || !namespace) continue;
-    for (const port of slice.ports ?? []) {
-      if (port.port === undefined || port.port === null) continue;
-      const failing = failingAddresses(slice);
-      for (const endpoint of slice.endpoints ?? []) {
-        for (const address of endpoint.addresses) {
-          if (endpoint.conditions?.serving === true || !failing.has(address)) {
-            passing.add(servingKey(namespace, swhName, address, port.port));
-          }
-        }
+  for (const view of views(slices)) {
+    for (const endpoint of view.endpoints) {
+      if (endpoint.conditions.serving || endpoint.reason === undefined) {
+        passing.add(servingKey(view.namespace, view.swhName, endpoint.address, view.port));
       }
     }
   }
@@ -87,21 +132,18 @@ export function seedPrecedingProbes(
   },
 ): Map<string, ProbeState> {
   const published = new Map<string, string>();
-  for (const slice of slices) {
-    const swh = slice.metadata?.labels?.[LABEL_SERVICE_NAME];
-    const port = slice.ports?.[0];
-    for (const [address, entry] of parsedReasons(slice)) {
-      const target = (entry as { target?: unknown } | undefined)?.target;
-      if (typeof target !== "string") continue;
+  for (const view of views(slices)) {
+    for (const { address, reason } of view.endpoints) {
+      if (reason?.target === undefined) continue;
       const key = endpointKey(
-        slice.metadata?.namespace,
-        swh,
-        port?.name ?? "",
-        port?.port,
-        slice.addressType,
+        view.namespace,
+        view.swhName,
+        view.portName,
+        view.port,
+        view.addressFamily,
         address,
       );
-      published.set(key, target);
+      published.set(key, reason.target);
     }
   }
   for (const swh of swhs) {
@@ -142,11 +184,15 @@ export function seedPrecedingProbes(
   }
 }
 
+function views(slices: readonly V1EndpointSlice[]): SliceView[] {
+  return slices.flatMap((slice) => readSlice(slice) ?? []);
+}
+
 function endpointKey(
-  namespace: string | undefined,
-  swh: string | undefined,
+  namespace: string,
+  swh: string,
   portName: string,
-  port: number | undefined,
+  port: number,
   family: string,
   address: string,
 ): string {

@@ -1,6 +1,6 @@
 /**
- * Writes one SWH's slices of this node: plan (slice writer) + reasons annotation, then apply, re-planning
- * against freshly listed slices on a stale view. Counts every write in `swh_slice_writes_total`; a failed apply
+ * Writes one SWH's slices of this node: plan (the slice writer, which also writes the node and reasons
+ * annotations), then apply, re-planning against freshly listed slices on a stale view. Counts every write in `swh_slice_writes_total`; a failed apply
  * throws so the work queue retries the SWH with backoff.
  */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
@@ -13,7 +13,6 @@ import {
   type SlicePlan,
 } from "@swh/slice-writer";
 import type { AgentMetrics } from "./agent-metrics.js";
-import { withEndpointReasons } from "./endpoint-reasons.js";
 import type { WriteRequest } from "./reconcile-swh.js";
 
 export interface WriteSlicesDeps {
@@ -36,20 +35,14 @@ export async function writeSlices(
 ): Promise<ApplyResult | undefined> {
   const { swh, groups } = request;
   const plan = (existing: readonly V1EndpointSlice[]): SlicePlan =>
-    withEndpointReasons(
-      planSlices({
-        swh: { name: swh.name, namespace: swh.namespace, uid: swh.uid },
-        nodeName: deps.nodeName,
-        groups,
-        existing,
-        serviceLabels: request.serviceLabels,
-        ...(deps.maxEndpointsPerSlice === undefined
-          ? {}
-          : { maxEndpointsPerSlice: deps.maxEndpointsPerSlice }),
-      }),
-      existing,
+    planSlices({
+      swh: { name: swh.name, namespace: swh.namespace, uid: swh.uid },
+      nodeName: deps.nodeName,
       groups,
-    );
+      existing,
+      serviceLabels: request.serviceLabels,
+      ...(deps.maxEndpointsPerSlice === undefined ? {} : { maxEndpointsPerSlice: deps.maxEndpointsPerSlice }),
+    });
   const first = plan(request.existing);
   if (first.create.length + first.update.length + first.delete.length === 0) return undefined;
   const result = await applySlicePlan(deps.api, first, {

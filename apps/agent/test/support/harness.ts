@@ -18,7 +18,6 @@ import {
   GROUP,
   LABEL_MANAGED_BY,
   LABEL_NODE,
-  LABEL_SERVICE_NAME,
   MANAGED_BY,
   ownerReferenceTo,
   PLURAL,
@@ -26,9 +25,9 @@ import {
   VERSION,
 } from "@swh/crd-types";
 import { createLogger, type Logger } from "@swh/kube";
+import { readSlice } from "@swh/slice-writer";
 import { type TestCluster, waitFor } from "@swh/testenv";
 import type { Registry } from "prom-client";
-import { ANNOTATION_ENDPOINT_REASONS } from "../../src/internal/endpoint-reasons.js";
 import { type RunningAgent, runAgent } from "../../src/run-agent.js";
 
 /** The install namespace of the shipped manifests (heartbeat Leases live there). */
@@ -175,23 +174,14 @@ export function published(
   address: string,
 ): PublishedEndpoint | undefined {
   for (const slice of slices) {
-    if (slice.metadata?.labels?.[LABEL_SERVICE_NAME] !== swh || slice.ports?.[0]?.port !== port) continue;
-    const endpoint = slice.endpoints?.find((e) => e.addresses.includes(address));
+    const view = readSlice(slice);
+    if (view?.swhName !== swh || view.port !== port) continue;
+    const endpoint = view.endpoints.find((e) => e.address === address);
     if (endpoint === undefined) continue;
-    const reasons = JSON.parse(slice.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS] ?? "{}") as Record<
-      string,
-      { reason?: string }
-    >;
-    const out: PublishedEndpoint = {
-      ready: endpoint.conditions?.ready === true,
-      serving: endpoint.conditions?.serving === true,
-      terminating: endpoint.conditions?.terminating === true,
-      slice: slice.metadata?.name ?? "",
-    };
+    const out: PublishedEndpoint = { ...endpoint.conditions, slice: slice.metadata?.name ?? "" };
     if (endpoint.nodeName) out.nodeName = endpoint.nodeName;
     if (endpoint.zone) out.zone = endpoint.zone;
-    const reason = reasons[address]?.reason;
-    if (reason) out.reason = reason;
+    if (endpoint.reason) out.reason = endpoint.reason.reason;
     return out;
   }
   return undefined;

@@ -2,16 +2,11 @@
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import type { AggregationIssue, PodInfo, ProbeState, SwhInput } from "@swh/aggregation";
 import { ownerReferenceTo, type Publication } from "@swh/crd-types";
-import { planSlices } from "@swh/slice-writer";
-import {
-  ANNOTATION_ENDPOINT_REASONS,
-  readReasonSeeds,
-  withEndpointReasons,
-} from "../../src/internal/endpoint-reasons.js";
+import { planSlices, readSlice } from "@swh/slice-writer";
 import type { EndpointTransition } from "../../src/internal/endpoint-transitions.js";
 import { planNodeTargets } from "../../src/internal/probe-targets.js";
 import { type EndpointCounts, reconcileSwh, type WriteRequest } from "../../src/internal/reconcile-swh.js";
-import { seedPrecedingProbes, seedProbeStates } from "../../src/internal/seed-probe-states.js";
+import { seedFromSlices } from "../../src/internal/seed-probe-states.js";
 import { type SwhObject, swhInputFromObject } from "../../src/internal/swh-input.js";
 import { NODE } from "../builders.js";
 
@@ -68,11 +63,12 @@ export class World {
   }
 
   write(request: WriteRequest): void {
-    const plan = withEndpointReasons(
-      planSlices({ swh: request.swh, nodeName: NODE, groups: request.groups, existing: request.existing }),
-      request.existing,
-      request.groups,
-    );
+    const plan = planSlices({
+      swh: request.swh,
+      nodeName: NODE,
+      groups: request.groups,
+      existing: request.existing,
+    });
     this.writes += plan.create.length + plan.update.length + plan.delete.length;
     const gone = new Set([...plan.update, ...plan.delete].map((s) => s.metadata?.name));
     this.slices = this.slices.filter((s) => !gone.has(s.metadata?.name));
@@ -87,12 +83,10 @@ export class World {
   /** What the slices say for `address` on `port`. */
   endpoint(port: number, address: string) {
     for (const slice of this.slices) {
-      if (slice.ports?.[0]?.port !== port) continue;
-      const endpoint = slice.endpoints?.find((e) => e.addresses.includes(address));
-      if (endpoint) {
-        const reasons = JSON.parse(slice.metadata?.annotations?.[ANNOTATION_ENDPOINT_REASONS] ?? "{}");
-        return { ...endpoint.conditions, reason: reasons[address]?.reason as string | undefined };
-      }
+      const view = readSlice(slice);
+      if (view?.port !== port) continue;
+      const endpoint = view.endpoints.find((e) => e.address === address);
+      if (endpoint) return { ...endpoint.conditions, reason: endpoint.reason?.reason };
     }
     return undefined;
   }
@@ -106,15 +100,13 @@ export class World {
   }
 }
 
-/** The probe states a restarted agent starts from, read from `world`'s slices only (as run-agent does). */
+/** The probe states a restarted agent starts from, read from `world`'s slices only: the agent's own seeding. */
 export function restartSeeds(world: World): Map<string, ProbeState> {
-  const plan = world.targets();
-  const seeds = new Map<string, ProbeState>([...readReasonSeeds(world.slices)]);
-  const passing = seedProbeStates(
-    plan.targets.map((target) => ({ target, users: plan.users.get(target.id) ?? [] })),
-    world.slices,
-  );
-  for (const id of passing.keys()) seeds.set(id, { passing: true });
-  const swhs = world.swhs.flatMap((x) => swhInputFromObject(x) ?? []);
-  return seedPrecedingProbes(swhs, world.pods, NODE, world.slices, seeds);
+  return seedFromSlices({
+    nodeName: NODE,
+    swhs: world.swhs.flatMap((x) => swhInputFromObject(x) ?? []),
+    pods: world.pods,
+    targets: world.targets(),
+    slices: world.slices,
+  }).seeds;
 }

@@ -11,20 +11,17 @@ import {
   type V1Service,
 } from "@kubernetes/client-node";
 import {
-  AGENT_LEASE_PREFIX,
   API_VERSION,
   GROUP,
   KIND,
   LABEL_MANAGED_BY,
-  LABEL_NODE,
-  LABEL_SERVICE_NAME,
   MANAGED_BY,
   PLURAL,
   type ServiceWithHealthchecks,
   type ServiceWithHealthchecksSpec,
   VERSION,
 } from "@swh/crd-types";
-import { ANNOTATION_ENDPOINT_REASONS, type EndpointReason } from "../../src/endpoint-reasons.js";
+import { agentLeaseName, planSlices } from "@swh/slice-writer";
 import { INSTALL_NAMESPACE } from "./harness.js";
 
 export function clients(kc: KubeConfig) {
@@ -89,12 +86,12 @@ export function clients(kc: KubeConfig) {
         name: slice.metadata?.name ?? "",
         body: slice,
       }),
-    /** Writes (creates or renews) the agent heartbeat Lease of `node`. */
+    /** Writes (creates or renews) the agent heartbeat Lease of `node`, as the agent does. */
     renewHeartbeat: async (node: string, leaseDurationSeconds = 30) => {
-      const name = `${AGENT_LEASE_PREFIX}${node}`;
+      const name = agentLeaseName(node);
       // MicroTime needs six fractional digits; client-node would send a Date with three, which the server rejects.
       const renewTime = new Date().toISOString().replace(/Z$/, "000Z") as unknown as Date;
-      const spec = { holderIdentity: `agent-${node}`, leaseDurationSeconds, renewTime };
+      const spec = { holderIdentity: node, leaseDurationSeconds, renewTime };
       try {
         const lease = await coordination.readNamespacedLease({ namespace: INSTALL_NAMESPACE, name });
         await coordination.replaceNamespacedLease({
@@ -119,39 +116,55 @@ export interface AgentEndpoint {
   ready?: boolean;
 }
 
-/** A slice as an agent on `node` writes it for `swh` and one Service port. */
+/**
+ * A slice as the agent on `node` writes it for `swh` and one Service port: built by the agent's own planner
+ * (`planSlices`), so these tests see the slice contract as it is.
+ */
 export function agentSlice(
   swh: ServiceWithHealthchecks,
   opts: {
     node: string;
     port: { name?: string; port: number };
     endpoints: AgentEndpoint[];
-    reasons?: Record<string, EndpointReason>;
+    reasons?: Record<string, { probe: string; reason: string; message: string }>;
   },
 ): V1EndpointSlice {
   const name = swh.metadata.name ?? "";
   const namespace = swh.metadata.namespace ?? "";
-  const annotations: Record<string, string> = {};
-  if (opts.reasons !== undefined) annotations[ANNOTATION_ENDPOINT_REASONS] = JSON.stringify(opts.reasons);
-  return {
-    apiVersion: "discovery.k8s.io/v1",
-    kind: "EndpointSlice",
-    addressType: "IPv4",
-    metadata: {
-      name: `${name}-${opts.node}-${opts.port.name ?? "p"}`,
-      namespace,
-      labels: { [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: MANAGED_BY, [LABEL_NODE]: opts.node },
-      annotations,
-      ownerReferences: [
-        { apiVersion: API_VERSION, kind: KIND, name, uid: swh.metadata.uid ?? "", controller: true },
-      ],
-    },
-    ports: [{ name: opts.port.name ?? "", port: opts.port.port, protocol: "TCP" }],
-    endpoints: opts.endpoints.map((e) => ({
-      addresses: [e.address],
-      conditions: { ready: e.ready ?? true, serving: e.ready ?? true, terminating: false },
-      nodeName: opts.node,
-      targetRef: { kind: "Pod", name: e.pod, namespace },
-    })),
-  };
+  const [slice] = planSlices({
+    swh: { name, namespace, uid: swh.metadata.uid ?? "" },
+    nodeName: opts.node,
+    existing: [],
+    groups: [
+      {
+        portName: opts.port.name ?? "",
+        port: opts.port.port,
+        protocol: "TCP",
+        addressFamily: "IPv4",
+        endpoints: opts.endpoints.map((e) => {
+          const ready = e.ready ?? true;
+          const reason = opts.reasons?.[e.address];
+          return {
+            address: e.address,
+            conditions: { ready, serving: ready, terminating: false },
+            nodeName: opts.node,
+            targetRef: { kind: "Pod", name: e.pod, namespace, uid: `uid-${e.pod}` },
+            ...(reason === undefined
+              ? {}
+              : {
+                  failure: {
+                    probeIndex: 0,
+                    failingProbe: reason.probe,
+                    reason: reason.reason,
+                    message: reason.message,
+                    targetId: `target-${e.address}`,
+                  },
+                }),
+          };
+        }),
+      },
+    ],
+  }).create;
+  if (slice === undefined) throw new Error("agentSlice: no endpoints, no slice");
+  return slice;
 }

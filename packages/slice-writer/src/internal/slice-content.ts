@@ -12,7 +12,7 @@ import type { DesiredEndpoint, EndpointGroup } from "@swh/aggregation";
 import { canonicalJson } from "@swh/aggregation";
 import type { SliceKey } from "../slice-name.js";
 
-/** The slice endpoint for a desired endpoint (the failure details are not part of a slice). */
+/** The slice endpoint for a desired endpoint (its failure travels in the reasons annotation, not here). */
 export function toSliceEndpoint(endpoint: DesiredEndpoint): V1Endpoint {
   const out: V1Endpoint = {
     addresses: [endpoint.address],
