@@ -4,7 +4,7 @@
  */
 import { CoordinationV1Api, type KubeConfig, type V1Lease, V1MicroTime } from "@kubernetes/client-node";
 import { AGENT_LEASE_PREFIX } from "@swh/crd-types";
-import type { Logger } from "@swh/kube";
+import { type Logger, sleepUnlessAborted } from "@swh/kube";
 
 export interface HeartbeatOptions {
   kubeConfig: KubeConfig;
@@ -33,7 +33,7 @@ export async function runHeartbeat(opts: HeartbeatOptions): Promise<void> {
       if (!failing) log.warn("heartbeat renewal failed; retrying", { err: summarize(err) });
       failing = true;
     }
-    await sleep(failing ? Math.min(opts.intervalMs, 2_000) : opts.intervalMs, opts.signal);
+    await sleepUnlessAborted(failing ? Math.min(opts.intervalMs, 2_000) : opts.intervalMs, opts.signal);
   }
 }
 
@@ -66,19 +66,6 @@ export async function renewLease(
     name,
     namespace: opts.namespace,
     body: { ...current, spec: { ...current.spec, ...spec } },
-  });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
   });
 }
 
