@@ -92,7 +92,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   const signal = stopper.signal;
   const registry = opts.registry ?? createMetricsRegistry();
   const kubeMetrics = createKubeMetrics(registry);
-  const metrics = createAgentMetrics(registry, APP_VERSION);
+  // Declared before the metrics read it: /metrics may be scraped before probing starts.
+  let scheduler: ProbeScheduler<ProbeTarget> | undefined;
+  const metrics = createAgentMetrics(registry, APP_VERSION, () => scheduler);
   const coalesceMs = opts.coalesceMs ?? DEFAULT_COALESCE_MS;
   let started = false;
 
@@ -218,7 +220,6 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     });
   }
 
-  let scheduler: ProbeScheduler<ProbeTarget> | undefined;
   let heartbeat: Promise<void> = Promise.resolve();
   let worker: Promise<void> = Promise.resolve();
   const stop = async () => {

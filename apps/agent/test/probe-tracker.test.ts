@@ -41,6 +41,18 @@ describe("ProbeTracker", () => {
     expect(plan.users.get(tcp?.id ?? "")?.map((u) => u.name)).toEqual(["a", "b"]);
   });
 
+  it("groups targets by namespace and bounds a timeout stored before the schema bounded it", () => {
+    const scheduler = new RecordingScheduler();
+    const tracker = new ProbeTracker(scheduler, () => 0);
+    // Period 1 s (the builder's): a 3600 s timeout would hold a probe slot for an hour.
+    const plan = planNodeTargets([swh("a", [aTcpProbe(8080, { timeoutSeconds: 3600 })])], [aPod()], NODE);
+    tracker.sync(plan);
+    const [scheduled] = scheduler.targets.values();
+    expect(scheduled).toMatchObject({ group: "shop", probe: { probe: { timeoutSeconds: 1 } } });
+    // The plan itself is left alone (it is shared with the aggregation).
+    expect(plan.targets[0]?.probe.timeoutSeconds).toBe(3600);
+  });
+
   it("waits out the initial delay counted from the pod's eligibility", () => {
     const scheduler = new RecordingScheduler();
     const tracker = new ProbeTracker(scheduler, () => Date.parse("2026-01-01T00:00:04Z"));

@@ -111,8 +111,9 @@ describe("restarts", () => {
       ports: [{ name: "http", port: 80, targetPort: 8080 }],
       healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes },
     });
-    // strict's TCP probe differs from lenient's (timeout), so only the published reasons say that it passes.
-    await admin.createSwh(namespace, "strict", spec([{ ...tcp, timeoutSeconds: 2 }, http("/strict")]));
+    // strict's TCP probe differs from lenient's (failureThreshold), so only the published reasons say that it
+    // passes.
+    await admin.createSwh(namespace, "strict", spec([{ ...tcp, failureThreshold: 4 }, http("/strict")]));
     await admin.createSwh(namespace, "lenient", spec([tcp]));
 
     const first = await spawnAgent(node);

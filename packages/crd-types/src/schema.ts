@@ -7,7 +7,13 @@ import { celRule, type SchemaNode } from "./internal/schema-node.js";
 import { serviceFieldsProperties, serviceFieldsRules } from "./internal/schema-service.js";
 import { statusSchema } from "./internal/schema-status.js";
 
-export { MAX_PROBES, MAX_SECONDS } from "./internal/schema-healthcheck.js";
+export {
+  DEFAULT_PERIOD_SECONDS,
+  DEFAULT_TIMEOUT_SECONDS,
+  MAX_PROBES,
+  MAX_SECONDS,
+  MAX_TIMEOUT_SECONDS,
+} from "./internal/schema-healthcheck.js";
 export type { CelRule, SchemaNode } from "./internal/schema-node.js";
 export { MAX_PORTS } from "./internal/schema-service.js";
 

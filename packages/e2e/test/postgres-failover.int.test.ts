@@ -71,7 +71,8 @@ describe("PostgreSQL primary + replica behind read and write balancers", () => {
           ports: [{ name: "postgres", port: 5432, targetPort: "postgres" }],
           healthcheck: {
             initialDelaySeconds: 0,
-            periodSeconds: 1,
+            // A 2 s timeout for PostgreSQL on a loaded runner; the timeout may not exceed the period.
+            periodSeconds: 2,
             probes: [
               postgresProbe("postgres", {
                 dbName: "prober",

@@ -13,11 +13,21 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
-/** The process clock: `Date.now` and Node timers (unref'd, so a pending timer never keeps a process alive). */
+/**
+ * The longest delay a Node timer honours: 2^31-1 ms (about 24.8 days). Node fires a timer given more after 1 ms,
+ * so `systemClock` caps delays here: a computed delay that is too long (a requeue, a backoff) fires late, never
+ * at once in a loop.
+ */
+export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+/**
+ * The process clock: `Date.now` and Node timers (unref'd, so a pending timer never keeps a process alive), delays
+ * capped at `MAX_TIMER_DELAY_MS`.
+ */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
+    const t = setTimeout(fn, Math.min(ms, MAX_TIMER_DELAY_MS));
     t.unref();
     return t;
   },

@@ -1,5 +1,11 @@
 export { type BackoffPolicy, backoffDelay } from "./backoff.js";
-export { type Clock, systemClock, type TimerHandle } from "./clock.js";
+export {
+  type Clock,
+  MAX_TIMER_DELAY_MS,
+  sleepUnlessAborted,
+  systemClock,
+  type TimerHandle,
+} from "./clock.js";
 export {
   EventRecorder,
   type EventRecorderOptions,

@@ -13,7 +13,7 @@
 import type { KubeConfig, KubernetesListObject, KubernetesObject } from "@kubernetes/client-node";
 import { Watch } from "@kubernetes/client-node";
 import { type BackoffPolicy, backoffDelay } from "./backoff.js";
-import { sleepUnlessAborted } from "./clock.js";
+import { sleepUnlessAborted, systemClock } from "./clock.js";
 import { decodeWatchObject } from "./internal/decode-object.js";
 import { deepFreeze } from "./internal/deep-freeze.js";
 import type { Logger } from "./logger.js";
@@ -144,13 +144,13 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
       const finish = (end: WatchEnd) => {
         if (finished) return;
         finished = true;
-        clearTimeout(timer);
+        systemClock.clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
         request?.abort();
         resolve({ end, rv });
       };
       const onAbort = () => finish({ kind: "stopped" });
-      const timer = setTimeout(() => finish({ kind: "resync" }), Math.max(0, untilMs));
+      const timer = systemClock.setTimeout(() => finish({ kind: "resync" }), Math.max(0, untilMs));
       signal.addEventListener("abort", onAbort, { once: true });
       if (signal.aborted) return onAbort();
       const params: Record<string, string> = { resourceVersion: rv, allowWatchBookmarks: "true" };

@@ -8,7 +8,7 @@
  * holder), so a successor takes over on its next retry instead of waiting for expiry.
  */
 import { CoordinationV1Api, type KubeConfig, type V1Lease } from "@kubernetes/client-node";
-import { sleepUnlessAborted } from "./clock.js";
+import { sleepUnlessAborted, systemClock } from "./clock.js";
 import { describeApiError, httpStatusOf, microTime } from "./internal/api-errors.js";
 import type { Logger } from "./logger.js";
 import type { KubeMetrics } from "./metrics.js";
@@ -214,14 +214,14 @@ export async function runLeaderElection(opts: LeaderElectionOptions): Promise<vo
 function withDeadline(attempt: Promise<Attempt>, ms: number): Promise<Attempt> {
   if (ms <= 0) return Promise.resolve("error");
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve("error"), ms);
+    const timer = systemClock.setTimeout(() => resolve("error"), ms);
     attempt.then(
       (r) => {
-        clearTimeout(timer);
+        systemClock.clearTimeout(timer);
         resolve(r);
       },
       () => {
-        clearTimeout(timer);
+        systemClock.clearTimeout(timer);
         resolve("error");
       },
     );

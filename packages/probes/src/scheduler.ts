@@ -11,9 +11,14 @@
  * happen on multiples of `tickMs` (default 10 ms), each starting the slots nearest to it, so a probe starts at
  * most half a tick early or late. Waking an idle Node process costs about 0.1 ms of CPU here, as much as a
  * probe's own connect: one wake-up per tick instead of one per probe shares it (ADR 0011).
+ *
+ * Fairness: due probes wait for one of `maxConcurrent` slots in per-group lines served in turn, and a group may
+ * hold only its share of the slots, so one group's hanging probes cannot delay another group's (ADR 0016; the
+ * policy is in `internal/fair-queue.ts`).
  */
 import { type Clock, systemClock, type TimerHandle } from "./clock.js";
 import { type DueItem, DueQueue } from "./internal/due-queue.js";
+import { type FairItem, type FairLinks, FairQueue, fairLinks } from "./internal/fair-queue.js";
 import type { ProbeResult } from "./probe-result.js";
 import {
   initialThresholdState,
@@ -32,6 +37,11 @@ export interface ScheduledTarget<P = unknown> {
   failureThreshold: number;
   /** Start from this state instead of failing (e.g. what was published before a restart). */
   seed?: { passing: boolean };
+  /**
+   * Who the target belongs to (the agent passes the pod's namespace): groups share the probe slots fairly.
+   * Targets without a group form one group of their own.
+   */
+  group?: string;
   probe: P;
 }
 
@@ -48,6 +58,10 @@ export interface ProbeTiming {
 
 /** Construction options; `run` must resolve (a failing target is a result) and should honour `signal`. */
 export interface ProbeSchedulerOptions<P> {
+  /**
+   * Most probes running at once. One group may use at most `floor(maxConcurrent / (activeGroups + 1))` of them
+   * (at least 1), so a single group uses up to half.
+   */
   maxConcurrent: number;
   run: (target: ScheduledTarget<P>, signal: AbortSignal) => Promise<ProbeResult>;
   /** Called when a target's `passing` flips — and only then. */
@@ -71,16 +85,18 @@ export interface ProbeSchedulerOptions<P> {
 /** Default wake-up granularity of the scheduler, in ms. */
 export const DEFAULT_TICK_MS = 10;
 
-interface Entry<P> {
+interface Entry<P> extends FairItem<Entry<P>> {
   target: ScheduledTarget<P>;
   state: ThresholdState;
   lastResult?: ProbeResult;
   /** Bumped when the entry is re-armed, so its older slot still in the heap is recognised and dropped. */
   generation: number;
-  /** Set by `remove`: its slot, queue place and in-flight result are dropped when they come up. */
+  /** Set by `remove`: its slot and in-flight result are dropped when they come up. */
   removed: boolean;
+  /** The slot a waiting probe was due at. */
   queuedAt: number | undefined;
-  inFlight: boolean;
+  /** Idle, waiting for a concurrency slot, or running. */
+  readonly fair: FairLinks<Entry<P>>;
   /** One per target for its lifetime: aborted only when the target is removed (or the scheduler stops). */
   controller: AbortController;
 }
@@ -95,20 +111,20 @@ interface Slot<P> extends DueItem {
 export class ProbeScheduler<P = unknown> {
   readonly #entries = new Map<string, Entry<P>>();
   readonly #slots = new DueQueue<Slot<P>>();
-  readonly #queue: Entry<P>[] = [];
+  readonly #queue: FairQueue<Entry<P>>;
   #timer: TimerHandle | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   readonly #opts: ProbeSchedulerOptions<P>;
   readonly #clock: Clock;
   readonly #random: () => number;
   readonly #tickMs: number;
-  #running = 0;
   #stopped = false;
 
   constructor(opts: ProbeSchedulerOptions<P>) {
     if (!Number.isInteger(opts.maxConcurrent) || opts.maxConcurrent < 1)
       throw new RangeError(`maxConcurrent must be an integer >= 1, got ${opts.maxConcurrent}`);
     this.#opts = opts;
+    this.#queue = new FairQueue(opts.maxConcurrent);
     this.#clock = opts.clock ?? systemClock;
     this.#random = opts.random ?? Math.random;
     this.#tickMs = opts.tickMs ?? DEFAULT_TICK_MS;
@@ -125,7 +141,13 @@ export class ProbeScheduler<P = unknown> {
     const existing = this.#entries.get(target.id);
     if (existing) {
       const periodChanged = existing.target.periodMs !== target.periodMs;
+      const groupChanged = existing.target.group !== target.group;
       existing.target = target;
+      if (groupChanged && existing.fair.state === "waiting") {
+        // A running probe stays counted in its old group until it ends; a waiting one moves now.
+        this.#queue.delete(existing);
+        this.#queue.push(existing, target.group ?? "");
+      }
       if (periodChanged) this.#arm(existing, now + this.#random() * target.periodMs);
       return;
     }
@@ -135,7 +157,7 @@ export class ProbeScheduler<P = unknown> {
       generation: 0,
       removed: false,
       queuedAt: undefined,
-      inFlight: false,
+      fair: fairLinks(),
       controller: new AbortController(),
     };
     this.#entries.set(target.id, entry);
@@ -148,6 +170,7 @@ export class ProbeScheduler<P = unknown> {
     if (!entry) return;
     this.#entries.delete(id);
     entry.removed = true;
+    this.#queue.delete(entry);
     entry.controller.abort();
   }
 
@@ -155,7 +178,6 @@ export class ProbeScheduler<P = unknown> {
   stop(): void {
     this.#stopped = true;
     for (const id of [...this.#entries.keys()]) this.remove(id);
-    this.#queue.length = 0;
     this.#slots.clear();
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -176,7 +198,12 @@ export class ProbeScheduler<P = unknown> {
 
   /** Probes currently running. */
   get running(): number {
-    return this.#running;
+    return this.#queue.running;
+  }
+
+  /** Probes whose slot has come and that wait for a concurrency slot. */
+  get waiting(): number {
+    return this.#queue.waiting;
   }
 
   /**
@@ -186,18 +213,20 @@ export class ProbeScheduler<P = unknown> {
    */
   async runOnce(id: string, scheduledAt?: number): Promise<TargetState | undefined> {
     const entry = this.#entries.get(id);
-    if (!entry || entry.inFlight) return undefined;
+    if (!entry || entry.fair.state === "running") return undefined;
+    // This probe stands for a slot the target may be waiting with.
+    entry.queuedAt = undefined;
+    this.#queue.start(entry, entry.target.group ?? "");
     const applied = await this.#probe(entry, scheduledAt);
     return applied ? this.state(id) : undefined;
   }
 
   /**
-   * Probes `entry`, applies the result and reports it; false when the entry was removed meanwhile. The hot path
-   * of the scheduler: no lookups by id and no state copies unless a transition is reported.
+   * Probes `entry`, already marked running in the queue, applies the result and reports it; false when the entry
+   * was removed meanwhile. The hot path of the scheduler: no lookups by id and no state copies unless a
+   * transition is reported.
    */
   async #probe(entry: Entry<P>, scheduledAt: number | undefined): Promise<boolean> {
-    entry.inFlight = true;
-    this.#running++;
     const startedAt = this.#clock.now();
     let result: ProbeResult;
     try {
@@ -211,8 +240,7 @@ export class ProbeScheduler<P = unknown> {
         durationMs: 0,
       };
     } finally {
-      entry.inFlight = false;
-      this.#running--;
+      this.#queue.finish(entry);
     }
     if (entry.removed) {
       this.#pump();
@@ -251,11 +279,19 @@ export class ProbeScheduler<P = unknown> {
 
   /** Queues every target whose slot has come, moves each to its next slot on the grid, re-arms the timer. */
   #tick(): void {
-    // Node may fire a timer a fraction of a millisecond before performance.now() reaches it: the boundary
-    // it was armed for is what counts. Slots up to half a tick after it are nearest to it.
-    const horizon = Math.max(this.#clock.now(), this.#timerAt) + this.#tickMs / 2;
+    const now = this.#clock.now();
+    const armedFor = this.#timerAt;
     this.#timer = undefined;
     this.#timerAt = Number.POSITIVE_INFINITY;
+    if (now < armedFor - this.#tickMs / 2) {
+      // Woken long before the boundary: the clock cut a delay longer than its timers allow (Node's limit is
+      // 2^31-1 ms). Nothing is due yet.
+      this.#wakeAt(armedFor);
+      return;
+    }
+    // Node may fire a timer a fraction of a millisecond before performance.now() reaches it: the boundary
+    // it was armed for is what counts. Slots up to half a tick after it are nearest to it.
+    const horizon = Math.max(now, armedFor) + this.#tickMs / 2;
     for (let slot = this.#slots.peek(); slot && slot.at < horizon; slot = this.#slots.peek()) {
       this.#slots.pop();
       const { entry } = slot;
@@ -263,21 +299,20 @@ export class ProbeScheduler<P = unknown> {
       const scheduledAt = slot.at;
       slot.at = scheduledAt + entry.target.periodMs;
       this.#slots.push(slot);
-      if (entry.inFlight || entry.queuedAt !== undefined) continue; // previous probe still running: skip
+      if (entry.fair.state !== "idle") continue; // previous probe still running or waiting: skip
       entry.queuedAt = scheduledAt;
-      this.#queue.push(entry);
+      this.#queue.push(entry, entry.target.group ?? "");
     }
     this.#pump();
     const next = this.#slots.peek();
     if (next && !this.#stopped) this.#wakeAt(next.at);
   }
 
+  /** Starts waiting probes while slots are free and their groups are within their share. */
   #pump(): void {
-    while (this.#running < this.#opts.maxConcurrent && this.#queue.length > 0) {
-      const entry = this.#queue.shift() as Entry<P>;
+    for (let entry = this.#queue.take(); entry !== undefined; entry = this.#queue.take()) {
       const scheduledAt = entry.queuedAt;
       entry.queuedAt = undefined;
-      if (scheduledAt === undefined || entry.removed || entry.inFlight) continue;
       this.#probe(entry, scheduledAt).catch((error: unknown) => {
         if (this.#opts.onError) this.#opts.onError(error);
         else

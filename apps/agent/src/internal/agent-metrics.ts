@@ -12,14 +12,26 @@ export interface AgentMetrics {
   probeResults: Counter<"mode" | "result">;
   probeDuration: Histogram<"mode">;
   probeTargets: Gauge;
+  probesRunning: Gauge;
+  probesWaiting: Gauge;
   endpoints: Gauge<"namespace" | "service" | "state">;
   endpointTransitions: Counter<"namespace" | "service" | "to">;
   sliceWrites: Counter<"action" | "result">;
   endpointsWithheld: Gauge<"reason">;
 }
 
-/** Registers the agent metrics on `registry` (once per registry). */
-export function createAgentMetrics(registry: Registry, version: string): AgentMetrics {
+/** Where the probe slot gauges are read at each scrape: the probe scheduler. */
+export interface ProbeSlots {
+  readonly running: number;
+  readonly waiting: number;
+}
+
+/** Registers the agent metrics on `registry` (once per registry); `slots` feeds the probe slot gauges. */
+export function createAgentMetrics(
+  registry: Registry,
+  version: string,
+  slots: () => ProbeSlots | undefined = () => undefined,
+): AgentMetrics {
   const registers = [registry];
   const metrics: AgentMetrics = {
     buildInfo: new Gauge({
@@ -45,6 +57,22 @@ export function createAgentMetrics(registry: Registry, version: string): AgentMe
       name: "swh_probe_targets",
       help: "Distinct probers running on this agent (shared across SWHs).",
       registers,
+    }),
+    probesRunning: new Gauge({
+      name: "swh_probes_running",
+      help: "Probes in progress (at most --max-concurrent-probes; one namespace gets a fair share of it).",
+      registers,
+      collect() {
+        this.set(slots()?.running ?? 0);
+      },
+    }),
+    probesWaiting: new Gauge({
+      name: "swh_probes_waiting",
+      help: "Probes that are due and wait for a probe slot: above 0 for long means probes run late.",
+      registers,
+      collect() {
+        this.set(slots()?.waiting ?? 0);
+      },
     }),
     endpoints: new Gauge({
       name: "swh_endpoints",

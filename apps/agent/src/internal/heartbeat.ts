@@ -4,7 +4,7 @@
  * reported) from a node that is gone (SPEC §5, ADR 0013).
  */
 import { CoordinationV1Api, type KubeConfig, type V1Lease, V1MicroTime } from "@kubernetes/client-node";
-import type { Logger } from "@swh/kube";
+import { type Logger, sleepUnlessAborted } from "@swh/kube";
 import { agentLeaseName } from "@swh/slice-writer";
 
 export interface HeartbeatOptions {
@@ -34,7 +34,7 @@ export async function runHeartbeat(opts: HeartbeatOptions): Promise<void> {
       if (!failing) log.warn("heartbeat renewal failed; retrying", { err: summarize(err) });
       failing = true;
     }
-    await sleep(failing ? Math.min(opts.intervalMs, 2_000) : opts.intervalMs, opts.signal);
+    await sleepUnlessAborted(failing ? Math.min(opts.intervalMs, 2_000) : opts.intervalMs, opts.signal);
   }
 }
 
@@ -67,19 +67,6 @@ export async function renewLease(
     name,
     namespace: opts.namespace,
     body: { ...current, spec: { ...current.spec, ...spec } },
-  });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
   });
 }
 

@@ -4,6 +4,7 @@
  * reconciled. No timers or I/O of its own: the scheduler is injected.
  */
 import { initialDelayRemainingMs, type ProbeState, type ProbeTarget } from "@swh/aggregation";
+import { boundedTimeoutSeconds } from "@swh/crd-types";
 import type { ProbeResult, ScheduledTarget } from "@swh/probes";
 import { nextProbeState, sameProbeState } from "./probe-state.js";
 import { diffTargets, type TargetPlan } from "./probe-targets.js";
@@ -67,7 +68,9 @@ export class ProbeTracker {
         periodMs: target.periodSeconds * 1000,
         successThreshold: target.probe.successThreshold,
         failureThreshold: target.probe.failureThreshold,
-        probe: target,
+        // Namespaces share the probe slots fairly: one tenant's hanging probes cannot delay another's.
+        group: target.namespace,
+        probe: withBoundedTimeout(target),
       };
       if (seed?.passing) scheduled.seed = { passing: true };
       this.#scheduler.upsert(scheduled);
@@ -87,4 +90,15 @@ export class ProbeTracker {
     this.#states.set(id, next);
     return this.#users.get(id) ?? [];
   }
+}
+
+/**
+ * `target` with its timeout within the schema's bounds: an object stored before them (kept by validation
+ * ratcheting) must not hold a probe slot for longer than a new one may.
+ */
+function withBoundedTimeout(target: ProbeTarget): ProbeTarget {
+  const timeoutSeconds = boundedTimeoutSeconds(target.probe.timeoutSeconds, target.periodSeconds);
+  return timeoutSeconds === target.probe.timeoutSeconds
+    ? target
+    : { ...target, probe: { ...target.probe, timeoutSeconds } };
 }

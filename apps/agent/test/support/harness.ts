@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createServer as createTcpServer, type Socket } from "node:net";
 import { Writable } from "node:stream";
 import {
   CoreV1Api,
@@ -215,6 +216,44 @@ export async function startBackend(host: string, port: number): Promise<Backend>
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A server that accepts connections and never answers: every probe of it hangs until its timeout. */
+export interface SilentServer {
+  /** Connections open now. */
+  readonly open: number;
+  /** Connections accepted so far. */
+  readonly accepted: number;
+  close(): Promise<void>;
+}
+
+/** Starts a `SilentServer` on `host:port`. */
+export async function startSilentServer(host: string, port: number): Promise<SilentServer> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server = createTcpServer((socket) => {
+    accepted++;
+    sockets.add(socket);
+    socket.on("error", () => {});
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ port, host, backlog: 1024 }, () => resolve());
+  });
+  return {
+    get open() {
+      return sockets.size;
+    },
+    get accepted() {
+      return accepted;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };

@@ -1,8 +1,10 @@
 /**
  * Schema of `spec.healthcheck` (SPEC §2.2): timing, and the probes with exactly one sub-object matching `mode`
- * (the original module crashed on a mismatch; here the API server refuses it).
+ * (the original module crashed on a mismatch; here the API server refuses it). A probe's timeout is bounded
+ * (ADR 0016): a probe slot held by a target that never answers is given back within a minute and before the
+ * target's next probe is due.
  */
-import type { ProbeSpec } from "../types.js";
+import type { HealthcheckSpec, ProbeSpec } from "../types.js";
 import { targetPortSchema } from "./port-rules.js";
 import { celRule, type SchemaNode } from "./schema-node.js";
 
@@ -10,14 +12,20 @@ import { celRule, type SchemaNode } from "./schema-node.js";
 export const MAX_PROBES = 32;
 /** Longest accepted delay or period: 30 hours, as in the original module. */
 export const MAX_SECONDS = 108000;
+/** Longest accepted probe timeout (kubelet probes have none; ADR 0016 says why this one). */
+export const MAX_TIMEOUT_SECONDS = 60;
+/** Defaults of `periodSeconds` and of a probe's `timeoutSeconds`. */
+export const DEFAULT_PERIOD_SECONDS = 10;
+export const DEFAULT_TIMEOUT_SECONDS = 1;
 
 const DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
 const HTTP_TOKEN = "^[-!#$%&'*+.^_`|~0-9A-Za-z]+$";
 
-const positiveInt = (description: string, dflt: number): SchemaNode => ({
+const positiveInt = (description: string, dflt: number, maximum?: number): SchemaNode => ({
   type: "integer",
   format: "int32",
   minimum: 1,
+  ...(maximum === undefined ? {} : { maximum }),
   default: dflt,
   description,
 });
@@ -127,7 +135,11 @@ const probe: SchemaNode = {
       enum: ["TCP", "HTTP", "PostgreSQL"],
       description: "Kind of probe; the sub-object of the same name must be set.",
     },
-    timeoutSeconds: positiveInt("Seconds before one probe attempt fails.", 1),
+    timeoutSeconds: positiveInt(
+      `Seconds before one probe attempt fails; at most ${MAX_TIMEOUT_SECONDS} and at most periodSeconds.`,
+      DEFAULT_TIMEOUT_SECONDS,
+      MAX_TIMEOUT_SECONDS,
+    ),
     successThreshold: positiveInt("Consecutive successes to start serving.", 1),
     failureThreshold: positiveInt("Consecutive failures to stop serving.", 3),
     tcp,
@@ -156,7 +168,7 @@ export const healthcheckSchema: SchemaNode = {
       format: "int32",
       minimum: 1,
       maximum: MAX_SECONDS,
-      default: 10,
+      default: DEFAULT_PERIOD_SECONDS,
       description: "Seconds between two probes of one target.",
     },
     probes: {
@@ -167,4 +179,16 @@ export const healthcheckSchema: SchemaNode = {
       items: probe,
     },
   },
+  "x-kubernetes-validations": [
+    // Defaults make both fields present; the guards keep an object stored without them evaluable.
+    celRule<HealthcheckSpec>(
+      `!has(self.probes) || self.probes.all(p, (has(p.timeoutSeconds) ? p.timeoutSeconds : ${DEFAULT_TIMEOUT_SECONDS}) <= (has(self.periodSeconds) ? self.periodSeconds : ${DEFAULT_PERIOD_SECONDS}))`,
+      "probes[].timeoutSeconds must be at most periodSeconds: a probe must end before the next probe of its target is due",
+      (h) =>
+        (h.probes ?? []).every(
+          (p) => (p.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) <= (h.periodSeconds ?? DEFAULT_PERIOD_SECONDS),
+        ),
+      ".probes",
+    ),
+  ],
 };

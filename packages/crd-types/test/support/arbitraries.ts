@@ -4,14 +4,17 @@
  * property that compares the API server's defaulting with `applyDefaults()`.
  */
 import fc from "fast-check";
-import type {
-  HealthcheckSpec,
-  HttpProbeSpec,
-  IntOrString,
-  PostgresProbeSpec,
-  ProbeSpec,
-  ServicePort,
-  ServiceWithHealthchecksSpec,
+import {
+  DEFAULT_PERIOD_SECONDS,
+  DEFAULT_TIMEOUT_SECONDS,
+  type HealthcheckSpec,
+  type HttpProbeSpec,
+  type IntOrString,
+  MAX_TIMEOUT_SECONDS,
+  type PostgresProbeSpec,
+  type ProbeSpec,
+  type ServicePort,
+  type ServiceWithHealthchecksSpec,
 } from "../../src/index.js";
 
 const ianaName = fc.stringMatching(/^[a-z][a-z0-9]{0,6}(-[a-z0-9]{1,6})?$/);
@@ -20,7 +23,7 @@ const targetPort: fc.Arbitrary<IntOrString> = fc.oneof(portNumber, ianaName);
 const dnsLabel = fc.stringMatching(/^[a-z]([a-z0-9-]{0,10}[a-z0-9])?$/);
 
 const timing = {
-  timeoutSeconds: fc.integer({ min: 1, max: 600 }),
+  timeoutSeconds: fc.integer({ min: 1, max: MAX_TIMEOUT_SECONDS }),
   successThreshold: fc.integer({ min: 1, max: 20 }),
   failureThreshold: fc.integer({ min: 1, max: 20 }),
 };
@@ -68,14 +71,26 @@ const postgresProbe = withTiming("postgreSQL", postgresSub).map(
 /** A valid probe of any mode. */
 export const probeArb: fc.Arbitrary<ProbeSpec> = fc.oneof(tcpProbe, httpProbe, postgresProbe);
 
-const healthcheckArb: fc.Arbitrary<HealthcheckSpec> = fc.record(
-  {
-    initialDelaySeconds: fc.integer({ min: 0, max: 108000 }),
-    periodSeconds: fc.integer({ min: 1, max: 108000 }),
-    probes: fc.array(probeArb, { maxLength: 4 }),
-  },
-  { requiredKeys: [] },
-);
+/** Valid health checks: no probe's timeout (default 1) above the period (default 10). */
+const healthcheckArb: fc.Arbitrary<HealthcheckSpec> = fc
+  .record(
+    {
+      initialDelaySeconds: fc.integer({ min: 0, max: 108000 }),
+      periodSeconds: fc.integer({ min: 1, max: 108000 }),
+      probes: fc.array(probeArb, { maxLength: 4 }),
+    },
+    { requiredKeys: [] },
+  )
+  .map((h) => {
+    const period = h.periodSeconds ?? DEFAULT_PERIOD_SECONDS;
+    if (h.probes === undefined) return h;
+    return {
+      ...h,
+      probes: h.probes.map((p) =>
+        (p.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) <= period ? p : { ...p, timeoutSeconds: period },
+      ),
+    };
+  });
 
 const portArb: fc.Arbitrary<ServicePort & { name: string }> = fc.record(
   {

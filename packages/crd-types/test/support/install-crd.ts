@@ -21,9 +21,16 @@ interface Crd {
   spec: { versions: { additionalPrinterColumns?: { name: string; jsonPath: string }[] }[] };
 }
 
-/** Applies the shipped CRD file and returns the CRD read back once it is Established. */
-export async function installCrd(cluster: TestCluster): Promise<Crd> {
-  const manifest = parse(readFileSync(CRD_FILE, "utf8")) as { metadata: Record<string, unknown> };
+/** The shipped CRD file, parsed. */
+export function shippedCrd(): { metadata: Record<string, unknown> } & Record<string, unknown> {
+  return parse(readFileSync(CRD_FILE, "utf8"));
+}
+
+/**
+ * Applies the shipped CRD file (or `manifest`, a variant of it) and returns the CRD read back once it is
+ * Established.
+ */
+export async function installCrd(cluster: TestCluster, manifest = shippedCrd()): Promise<Crd> {
   const created = await callApi(cluster.info, "POST", CRD_COLLECTION, manifest);
   if (created.status === 409) {
     const current = await callApi(cluster.info, "GET", CRD_PATH);

@@ -117,6 +117,34 @@ export const INVALID_CASES: readonly InvalidCase[] = [
     manifest: swh(withProbe(tcpProbe(80, { timeoutSeconds: 0 }))),
   },
   {
+    name: "timeoutSeconds above 60",
+    field: `${probe0}.timeoutSeconds`,
+    manifest: swh(
+      aSpec({ healthcheck: { periodSeconds: 3600, probes: [tcpProbe(80, { timeoutSeconds: 3600 })] } }),
+    ),
+  },
+  {
+    name: "timeoutSeconds above periodSeconds",
+    field: "spec.healthcheck.probes",
+    manifest: swh(
+      aSpec({ healthcheck: { periodSeconds: 5, probes: [tcpProbe(80, { timeoutSeconds: 6 })] } }),
+    ),
+  },
+  {
+    name: "timeoutSeconds above the default periodSeconds of 10",
+    field: "spec.healthcheck.probes",
+    manifest: swh(aSpec({ healthcheck: { probes: [httpProbe(8080, { timeoutSeconds: 11 })] } })),
+  },
+  {
+    name: "periodSeconds 1 under a probe with timeoutSeconds 2",
+    field: "spec.healthcheck.probes",
+    manifest: swh(
+      aSpec({
+        healthcheck: { periodSeconds: 1, probes: [tcpProbe(80), tcpProbe(80, { timeoutSeconds: 2 })] },
+      }),
+    ),
+  },
+  {
     name: "successThreshold 0",
     field: `${probe0}.successThreshold`,
     manifest: swh(withProbe(tcpProbe(80, { successThreshold: 0 }))),

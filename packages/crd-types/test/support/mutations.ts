@@ -81,13 +81,18 @@ const EDGES: readonly [Path, readonly unknown[]][] = [
   ],
   [
     ["healthcheck", "periodSeconds"],
-    [0, 1, 108000, 108001, null],
+    [0, 1, 2, 59, 60, 108000, 108001, null],
   ],
   [
     [...P, 0, "mode"],
     ["TCP", "HTTP", "PostgreSQL", "GRPC", "", null],
   ],
   [[...P, 0, "timeoutSeconds"], AT_LEAST_ONE],
+  // Around the bounds: at most 60, and at most the period (random, or the default 10).
+  [
+    [...P, 1, "timeoutSeconds"],
+    [9, 10, 11, 59, 60, 61, 3600],
+  ],
   [[...P, 0, "successThreshold"], AT_LEAST_ONE],
   [[...P, 0, "failureThreshold"], AT_LEAST_ONE],
   [

@@ -1,0 +1,21 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { MAX_TIMER_DELAY_MS, systemClock } from "../src/index.js";
+
+describe("systemClock", () => {
+  it("caps a delay above Node's timer limit instead of firing it at once", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    let fired = false;
+    // A requeue or backoff computed past the limit: Node would fire it after 1 ms (and warn), in a loop.
+    const handle = systemClock.setTimeout(() => {
+      fired = true;
+    }, MAX_TIMER_DELAY_MS * 2);
+    await delay(50);
+    systemClock.clearTimeout(handle);
+    process.off("warning", onWarning);
+    expect(fired).toBe(false);
+    expect(warnings).not.toContain("TimeoutOverflowWarning");
+  });
+});
