@@ -59,6 +59,13 @@ export const NON_PROPAGATED_ANNOTATIONS: readonly string[] = [
  */
 export const ANNOTATION_ENDPOINT_REASONS = "network.deckhouse.io/swh-endpoint-reasons";
 
+/**
+ * Annotation on every agent-written EndpointSlice: the full name of the node whose agent owns it (a label value
+ * cannot hold a 253-character node name). The agent admission policy (ADR 0018) compares it with the node named
+ * in the writing agent's pod-bound token.
+ */
+export const ANNOTATION_NODE_NAME = "network.deckhouse.io/swh-node-name";
+
 /** Secret type holding PostgreSQL probe credentials. */
 export const POSTGRES_CREDENTIALS_SECRET_TYPE = "network.deckhouse.io/postgresql-credentials";
 /** Keys of a PostgreSQL credentials Secret. */
