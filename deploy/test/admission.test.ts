@@ -54,6 +54,7 @@ describe("agent admission policies (ADR 0018)", () => {
       expect(slices).toContain(`'${value}'`);
     }
     const leases = celText(find(objects, "ValidatingAdmissionPolicy", "swh-agent-leases"));
+    expect(leases).toContain(`'${AGENT_LEASE_PREFIX}' + variables.node`);
     expect(leases).toContain(`startsWith('${AGENT_LEASE_PREFIX}')`);
     // The prefix check is what keeps the controller's leader Lease out of an agent's reach.
     expect(CONTROLLER_LEADER_LEASE.startsWith(AGENT_LEASE_PREFIX)).toBe(false);

@@ -8,8 +8,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   AuthenticationV1Api,
+  CoordinationV1Api,
   CoreV1Api,
   CustomObjectsApi,
+  DiscoveryV1Api,
   type KubeConfig,
   type V1UserInfo,
 } from "@kubernetes/client-node";
@@ -28,7 +30,10 @@ export function manifest(file: string): RenderedObject[] {
   return parseYamlDocuments(readFileSync(join(DEPLOY_DIR, "manifests", file), "utf8"));
 }
 
-/** Applies the namespace, the CRD, the agent's RBAC and its admission policies exactly as deploy/manifests ships them. */
+/**
+ * Applies the namespace, the CRD, the agent's RBAC and its admission policies exactly as deploy/manifests ships
+ * them, and waits until the CRD is served and the policies are enforced.
+ */
 export async function installAgentWithPolicy(cluster: TestCluster): Promise<void> {
   for (const file of ["namespace.yaml", "crd.yaml", "rbac-agent.yaml", "admission-agent.yaml"]) {
     await cluster.apply(manifest(file));
@@ -37,6 +42,28 @@ export async function installAgentWithPolicy(cluster: TestCluster): Promise<void
   await waitFor("the SWH resource to be served", async () => {
     await custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL });
     return true;
+  });
+  // The API server loads new policies asynchronously: wait until both deny what any version of them denies, a
+  // write (dry run) with a token that names no node.
+  const unbound = await unboundAgentKubeConfig(cluster);
+  const namespace = INSTALL_NAMESPACE;
+  const dryRun = "All";
+  await waitFor("the agent admission policies to be enforced", async () => {
+    const slice = await outcomeOf(
+      unbound.makeApiClient(DiscoveryV1Api).createNamespacedEndpointSlice({
+        namespace,
+        dryRun,
+        body: { metadata: { name: "policy-probe" }, addressType: "IPv4", endpoints: [] },
+      }),
+    );
+    const lease = await outcomeOf(
+      unbound.makeApiClient(CoordinationV1Api).createNamespacedLease({
+        namespace,
+        dryRun,
+        body: { metadata: { name: "policy-probe" }, spec: {} },
+      }),
+    );
+    return slice.status === 403 && lease.status === 403;
   });
 }
 
@@ -59,7 +86,9 @@ export function uniqueNodeName(prefix: string): string {
  * namespace's restricted Pod Security level admits it), then requests the Pod's token as the kubelet does.
  */
 export async function startNodeAgent(cluster: TestCluster, nodeName: string): Promise<NodeAgent> {
-  await createNode(cluster.kubeConfig, { name: nodeName });
+  // A kubelet labels its Node with its host name, which is at most 63 characters even when the node name is not.
+  const hostname = (nodeName.split(".")[0] ?? nodeName).slice(0, 63).replace(/-+$/, "");
+  await createNode(cluster.kubeConfig, { name: nodeName, labels: { "kubernetes.io/hostname": hostname } });
   const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
   const daemonSet = find(manifest("agent.yaml"), "DaemonSet", "swh-agent");
   const template = structuredClone(daemonSet.spec.template);

@@ -60,9 +60,9 @@ export const NON_PROPAGATED_ANNOTATIONS: readonly string[] = [
 export const ANNOTATION_ENDPOINT_REASONS = "network.deckhouse.io/swh-endpoint-reasons";
 
 /**
- * Annotation on every agent-written EndpointSlice: the full name of the node whose agent owns it (a label value
- * cannot hold a 253-character node name). The agent admission policy (ADR 0018) compares it with the node named
- * in the writing agent's pod-bound token.
+ * Annotation on an agent-written EndpointSlice: the full name of the node whose agent wrote it. Node names may
+ * be 253 characters long while a label value holds 63, so the node label (`LABEL_NODE`) is only a server-side
+ * selector (a hash for long names) and every reader takes the node from this annotation (ADR 0013).
  */
 export const ANNOTATION_NODE_NAME = "network.deckhouse.io/swh-node-name";
 
