@@ -26,7 +26,7 @@ import {
 } from "@swh/crd-types";
 import { createLogger } from "@swh/kube";
 import { createPod, type TestCluster, testCluster, waitFor } from "@swh/testenv";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import {
   INSTALL_NAMESPACE,
   installAgentWithPolicy,
@@ -75,6 +75,7 @@ afterAll(async () => {
 
 describe("the agent with its pod-bound token under the admission policies", () => {
   it("publishes its node's probed endpoint and renews its heartbeat, with no write denied", async () => {
+    onTestFailed(() => console.log(`agent log (last 30 lines):\n${logs.slice(-30).join("")}`));
     const namespace = await cluster.createNamespace("shop");
     await createPod(cluster.kubeConfig, {
       name: "web-0",
