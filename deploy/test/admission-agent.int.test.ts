@@ -133,7 +133,7 @@ describe("the agent with its pod-bound token under the admission policies", () =
 
     // Every slice write succeeded, and the heartbeat never failed.
     const writes = (await agent?.registry.getSingleMetric("swh_slice_writes_total")?.get())?.values ?? [];
-    const failed = writes.filter((v) => v.labels.result !== "ok" && v.value > 0);
+    const failed = writes.filter((v) => v.labels.result !== "success" && v.value > 0);
     expect(failed).toEqual([]);
     expect(writes.some((v) => v.labels.action === "create" && v.value > 0)).toBe(true);
     expect(logs.filter((line) => line.includes("heartbeat renewal failed"))).toEqual([]);
