@@ -73,6 +73,19 @@ function aSlice(
   };
 }
 
+/** `slice` as an agent wrote it before slices carried the node annotation. */
+function withoutNodeAnnotation(slice: V1EndpointSlice): V1EndpointSlice {
+  const { [ANNOTATION_NODE_NAME]: _, ...annotations } = slice.metadata?.annotations ?? {};
+  return { ...slice, metadata: { ...slice.metadata, annotations } };
+}
+
+/** A unique node name of the maximum length, 253 characters (a DNS name of 63-character labels). */
+function longNodeName(): string {
+  const domain = `.${"a".repeat(60)}.${"b".repeat(60)}.${"c".repeat(60)}.example`;
+  const host = uniqueNodeName("long");
+  return `${host}${"n".repeat(253 - host.length - domain.length)}${domain}`;
+}
+
 /** A heartbeat Lease as the agent of `node` renews it. */
 function aLease(name: string, holder: string): V1Lease {
   return {
@@ -149,12 +162,7 @@ describe("EndpointSlices written with node A's agent token", () => {
   });
 
   it("writes the slice of a node whose name is too long to be a label value (253 characters)", async () => {
-    const domain = `.${"a".repeat(60)}.${"b".repeat(60)}.${"c".repeat(60)}.example`;
-    const host = uniqueNodeName("long");
-    const long = await startNodeAgent(
-      cluster,
-      `${host}${"n".repeat(253 - host.length - domain.length)}${domain}`,
-    );
+    const long = await startNodeAgent(cluster, longNodeName());
     expect(long.nodeName).toHaveLength(253);
     const api = slicesOf(long.kubeConfig);
     await api.createNamespacedEndpointSlice({ namespace: tenant, body: aSlice(long.nodeName, "own-long") });
@@ -194,6 +202,40 @@ describe("EndpointSlices written with node A's agent token", () => {
     );
     // Node B's own agent still can.
     await slicesOf(b.kubeConfig).deleteNamespacedEndpointSlice({ name: "b-2", namespace: tenant });
+  });
+
+  it("adds the node annotation to its own slice written before the annotation existed (upgrade)", async () => {
+    const long = await startNodeAgent(cluster, longNodeName());
+    for (const [agent, name] of [
+      [a, "legacy-a"],
+      [long, "legacy-long"],
+    ] as const) {
+      const legacy = withoutNodeAnnotation(aSlice(agent.nodeName, name));
+      const existing = await adminCreates(legacy);
+      await slicesOf(agent.kubeConfig).replaceNamespacedEndpointSlice({
+        name,
+        namespace: tenant,
+        body: replacing(existing, aSlice(agent.nodeName, name)),
+      });
+      expect((await read(name)).metadata?.annotations?.[ANNOTATION_NODE_NAME]).toBe(agent.nodeName);
+    }
+  });
+
+  it("cannot take over node B's slice written before the annotation existed", async () => {
+    const existing = await adminCreates(withoutNodeAnnotation(aSlice(b.nodeName, "legacy-b")));
+    const update = await outcomeOf(
+      slicesOf(a.kubeConfig).replaceNamespacedEndpointSlice({
+        name: "legacy-b",
+        namespace: tenant,
+        body: replacing(existing, aSlice(a.nodeName, "legacy-b")),
+      }),
+    );
+    expect(update.status).toBe(DENIED);
+    expect(update.message).toContain(`it belongs to node ${b.nodeName}`);
+    const remove = await outcomeOf(
+      slicesOf(a.kubeConfig).deleteNamespacedEndpointSlice({ name: "legacy-b", namespace: tenant }),
+    );
+    expect(remove.status).toBe(DENIED);
   });
 
   it("cannot publish an endpoint of node B in its own slice", async () => {
