@@ -5,6 +5,7 @@
  */
 import {
   CoordinationV1Api,
+  CustomObjectsApi,
   DiscoveryV1Api,
   type KubeConfig,
   type V1EndpointSlice,
@@ -14,10 +15,15 @@ import {
 import {
   AGENT_LEASE_PREFIX,
   ANNOTATION_NODE_NAME,
+  API_VERSION,
   CONTROLLER_LEADER_LEASE,
+  GROUP,
+  KIND,
   LABEL_MANAGED_BY,
   LABEL_NODE,
   LABEL_SERVICE_NAME,
+  PLURAL,
+  VERSION,
 } from "@swh/crd-types";
 import { sliceLabels } from "@swh/slice-writer";
 import { type TestCluster, testCluster } from "@swh/testenv";
@@ -44,28 +50,30 @@ let a: NodeAgent;
 let b: NodeAgent;
 let unbound: KubeConfig;
 let tenant: string;
+/** The SWH whose slices the tests write, and its uid (slices owned by a missing uid would be garbage-collected). */
+const SWH = "web";
+let swhUid: string;
 
-/** An EndpointSlice of SWH `swh` as the agent of `node` writes it: its labels, its annotation, one endpoint on it. */
-function aSlice(
-  node: string,
-  name: string,
-  opts: { swh?: string; endpointNode?: string; address?: string } = {},
-): V1EndpointSlice {
-  const swh = opts.swh ?? "web";
+/**
+ * An EndpointSlice of SWH `web` as the agent of `node` writes it: its labels, its node annotation, its controller
+ * reference to the SWH, one endpoint on the node.
+ */
+function aSlice(node: string, name: string, opts: { endpointNode?: string } = {}): V1EndpointSlice {
   return {
     apiVersion: "discovery.k8s.io/v1",
     kind: "EndpointSlice",
     metadata: {
       name,
       namespace: tenant,
-      labels: sliceLabels({ swhName: swh, nodeName: node, portName: "http", addressFamily: "IPv4" }),
+      labels: sliceLabels({ swhName: SWH, nodeName: node, portName: "http", addressFamily: "IPv4" }),
       annotations: { [ANNOTATION_NODE_NAME]: node },
+      ownerReferences: [{ apiVersion: API_VERSION, kind: KIND, name: SWH, uid: swhUid, controller: true }],
     },
     addressType: "IPv4",
     ports: [{ name: "http", port: 8080, protocol: "TCP" }],
     endpoints: [
       {
-        addresses: [opts.address ?? "10.244.7.1"],
+        addresses: ["10.244.7.1"],
         conditions: { ready: true, serving: true, terminating: false },
         nodeName: opts.endpointNode ?? node,
       },
@@ -120,6 +128,19 @@ beforeAll(async () => {
   b = await startNodeAgent(cluster, uniqueNodeName("node-b"));
   unbound = await unboundAgentKubeConfig(cluster);
   tenant = await cluster.createNamespace("tenant");
+  const swh = (await cluster.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: PLURAL,
+    namespace: tenant,
+    body: {
+      apiVersion: API_VERSION,
+      kind: KIND,
+      metadata: { name: SWH },
+      spec: { selector: { app: SWH }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
+    },
+  })) as { metadata?: { uid?: string } };
+  swhUid = swh.metadata?.uid ?? "";
   // The controller's leader Lease, as a running controller holds it.
   await leasesOf(cluster.kubeConfig).createNamespacedLease({
     namespace: INSTALL_NAMESPACE,
@@ -236,6 +257,21 @@ describe("EndpointSlices written with node A's agent token", () => {
       slicesOf(a.kubeConfig).deleteNamespacedEndpointSlice({ name: "legacy-b", namespace: tenant }),
     );
     expect(remove.status).toBe(DENIED);
+  });
+
+  it("cannot write a slice that no ServiceWithHealthchecks controls", async () => {
+    const api = slicesOf(a.kubeConfig);
+    const orphan = aSlice(a.nodeName, "orphan");
+    if (orphan.metadata) orphan.metadata.ownerReferences = [];
+    const foreignService = aSlice(a.nodeName, "kubernetes");
+    if (foreignService.metadata?.labels) foreignService.metadata.labels[LABEL_SERVICE_NAME] = "kubernetes";
+    for (const slice of [orphan, foreignService]) {
+      const denied = await outcomeOf(api.createNamespacedEndpointSlice({ namespace: tenant, body: slice }));
+      expect(denied.status, slice.metadata?.name).toBe(DENIED);
+      expect(denied.message, slice.metadata?.name).toContain(
+        "must have a controller ownerReference to the ServiceWithHealthchecks its kubernetes.io/service-name label names",
+      );
+    }
   });
 
   it("cannot publish an endpoint of node B in its own slice", async () => {

@@ -4,6 +4,8 @@ import {
   AGENT_LEASE_PREFIX,
   ANNOTATION_NODE_NAME,
   CONTROLLER_LEADER_LEASE,
+  GROUP,
+  KIND,
   LABEL_MANAGED_BY,
   LABEL_NODE,
   LABEL_SERVICE_NAME,
@@ -50,9 +52,11 @@ describe("agent admission policies (ADR 0018)", () => {
       LABEL_SERVICE_NAME,
       LABEL_NODE,
       ANNOTATION_NODE_NAME,
+      KIND,
     ]) {
       expect(slices).toContain(`'${value}'`);
     }
+    expect(slices).toContain(`startsWith('${GROUP}/')`);
     const leases = celText(find(objects, "ValidatingAdmissionPolicy", "swh-agent-leases"));
     expect(leases).toContain(`'${AGENT_LEASE_PREFIX}' + variables.node`);
     expect(leases).toContain(`startsWith('${AGENT_LEASE_PREFIX}')`);
