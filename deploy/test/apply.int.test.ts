@@ -13,6 +13,7 @@ const MANIFEST_FILES = [
   "rbac-agent.yaml",
   "rbac-metrics.yaml",
   "rbac-aggregate.yaml",
+  "admission-agent.yaml",
   "metrics.yaml",
   "controller.yaml",
   "agent.yaml",

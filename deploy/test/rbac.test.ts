@@ -43,7 +43,9 @@ const AGENT_CLUSTER = expand({
   "/events": ["create", "patch"],
   "events.k8s.io/events": ["create", "patch"],
 });
-const AGENT_NAMESPACE = expand({ "coordination.k8s.io/leases": ["get", "create", "update", "patch"] });
+// The heartbeat: read, create, replace (apps/agent/src/internal/heartbeat.ts); which Lease is the admission
+// policy's job (ADR 0018).
+const AGENT_NAMESPACE = expand({ "coordination.k8s.io/leases": ["get", "create", "update"] });
 
 describe("least-privilege RBAC", () => {
   const objects = helmTemplate();
