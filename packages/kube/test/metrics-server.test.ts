@@ -1,10 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { connect } from "node:tls";
-import { type CertKeyPair, makeCa, waitFor } from "@swh/testenv";
+import { httpsGet, makeCa, SecretVolume, waitFor } from "@swh/testenv";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type AccessDecision,
@@ -14,7 +11,6 @@ import {
   type OpsServer,
   startMetricsServer,
 } from "../src/index.js";
-import { httpsGet } from "./support/https-get.js";
 import { memoryLogger } from "./support/quiet-logger.js";
 
 /** Decides from a table: the reviewer the API server stands for in these unit tests. */
@@ -26,36 +22,6 @@ function tableAccess(answers: Record<string, AccessDecision | Error>): MetricsAc
       return answer;
     },
   };
-}
-
-/** A directory laid out as the kubelet lays out a mounted Secret: files reached through a `..data` symlink. */
-class SecretVolume {
-  readonly dir = mkdtempSync(join(tmpdir(), "swh-metrics-tls-"));
-  #version = 0;
-
-  constructor(pair: CertKeyPair) {
-    this.write(pair);
-    symlinkSync("..data/tls.crt", join(this.dir, "tls.crt"));
-    symlinkSync("..data/tls.key", join(this.dir, "tls.key"));
-  }
-
-  get files() {
-    return { certFile: join(this.dir, "tls.crt"), keyFile: join(this.dir, "tls.key") };
-  }
-
-  /** Replaces both files at once, the way the kubelet's atomic writer does (a new directory, then a symlink swap). */
-  write(pair: { certPem: string; keyPem: string }): void {
-    const version = `..v${++this.#version}`;
-    mkdirSync(join(this.dir, version));
-    writeFileSync(join(this.dir, version, "tls.crt"), pair.certPem);
-    writeFileSync(join(this.dir, version, "tls.key"), pair.keyPem);
-    symlinkSync(version, join(this.dir, "..data_tmp"));
-    renameSync(join(this.dir, "..data_tmp"), join(this.dir, "..data"));
-  }
-
-  remove(): void {
-    rmSync(this.dir, { recursive: true, force: true });
-  }
 }
 
 const fingerprint = (certPem: string) => new X509Certificate(certPem).fingerprint256;

@@ -1,4 +1,6 @@
+/** A scraper's view of an HTTPS endpoint (the apps' /metrics): status, body and the certificate presented. */
 import { request } from "node:https";
+import type { TLSSocket } from "node:tls";
 
 /** What a scraper sees: the status, the body and the certificate the server presented. */
 export interface HttpsAnswer {
@@ -10,7 +12,7 @@ export interface HttpsAnswer {
 }
 
 /**
- * GET over a new TLS connection (no keep-alive, so every call sees the certificate served now). Without `ca` the
+ * GET (or `method`) to 127.0.0.1:`port` over a new TLS connection (no keep-alive, so every call sees the certificate served now). Without `ca` the
  * server's certificate is not verified, as a scraper with `insecureSkipVerify` does.
  */
 export function httpsGet(
@@ -32,8 +34,7 @@ export function httpsGet(
         headers: opts.token === undefined ? {} : { authorization: `Bearer ${opts.token}` },
       },
       (res) => {
-        const fingerprint =
-          (res.socket as import("node:tls").TLSSocket).getPeerX509Certificate()?.fingerprint256 ?? "";
+        const fingerprint = (res.socket as TLSSocket).getPeerX509Certificate()?.fingerprint256 ?? "";
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk) => {
