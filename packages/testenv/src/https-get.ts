@@ -18,7 +18,7 @@ export interface HttpsAnswer {
 export function httpsGet(
   port: number,
   path: string,
-  opts: { token?: string; ca?: string; servername?: string; method?: string } = {},
+  opts: { token?: string | undefined; ca?: string; servername?: string; method?: string } = {},
 ): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
