@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
-# Builds the operations tools deploy/ needs (helm, promtool, and kube-rbac-proxy when the Go module
-# proxy serves it) from the Go module proxy into a version-keyed cache outside the repository.
+# Builds the operations tools deploy/ needs (helm, promtool) from the Go module proxy into a
+# version-keyed cache outside the repository.
 # A no-op for every tool already built. One build at a time, niced: the machine is shared.
 #
-# Usage: build-tools.sh [helm|promtool|kube-rbac-proxy]...   (default: all)
-# Output: prints the bin directory on the last line of stdout. A tool the proxy refuses is reported
-# on stderr and skipped (exit status stays 0 only if helm and promtool exist afterwards).
+# Usage: build-tools.sh [helm|promtool]...   (default: all)
+# Output: prints the bin directory on the last line of stdout; exit status 0 only if every tool exists.
 set -euo pipefail
 
 HELM_VERSION="${SWH_HELM_VERSION:-v3.22.0}"
 PROMETHEUS_VERSION="${SWH_PROMETHEUS_VERSION:-v0.316.0}"          # promtool of Prometheus 3.x
-KUBE_RBAC_PROXY_VERSION="${SWH_KUBE_RBAC_PROXY_VERSION:-v0.20.0}"
 CACHE_ROOT="${SWH_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/service-with-healthchecks}"
 BIN_DIR="$CACHE_ROOT/tools/bin"
 
@@ -44,15 +42,12 @@ build() {
 }
 
 tools=("$@")
-[[ ${#tools[@]} -gt 0 ]] || tools=(helm promtool kube-rbac-proxy)
+[[ ${#tools[@]} -gt 0 ]] || tools=(helm promtool)
 status=0
 for tool in "${tools[@]}"; do
   case "$tool" in
     helm) build helm "$HELM_VERSION" helm.sh/helm/v3/cmd/helm || status=1 ;;
     promtool) build promtool "$PROMETHEUS_VERSION" github.com/prometheus/prometheus/cmd/promtool || status=1 ;;
-    # Optional: the module proxy reachable here refuses this module (403); tests skip loudly without it.
-    kube-rbac-proxy) build kube-rbac-proxy "$KUBE_RBAC_PROXY_VERSION" github.com/brancz/kube-rbac-proxy ||
-      log "kube-rbac-proxy unavailable from the Go module proxy; continuing without it" ;;
     *) log "unknown tool: $tool"; exit 2 ;;
   esac
 done

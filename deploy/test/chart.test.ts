@@ -116,25 +116,26 @@ describe("helm template with the default values", () => {
     }
   });
 
-  it("binds the apps' metrics to loopback behind a kube-rbac-proxy sidecar with resource attributes", () => {
-    for (const [workload, app, resource] of [
-      [controller, "controller", "deployments"],
-      [agent, "agent", "daemonsets"],
+  it("serves metrics from the apps themselves over HTTPS on every interface: no sidecar, a self-signed certificate", () => {
+    for (const [workload, app] of [
+      [controller, "controller"],
+      [agent, "agent"],
     ] as const) {
-      expect(container(workload, app).args).toContain("--metrics-bind-address=127.0.0.1:8080");
-      expect(container(workload, app).args).toContain("--health-bind-address=:8081");
-      expect(container(workload, app).ports.map((p: { name: string }) => p.name)).toEqual(["health"]);
-      const proxy = container(workload, "kube-rbac-proxy");
-      expect(proxy.args).toContain("--upstream=http://127.0.0.1:8080/");
-      expect(proxy.args).toContain("--secure-listen-address=0.0.0.0:8443");
-      const volume = podSpec(workload).volumes.find(
-        (v: { name: string }) => v.name === "kube-rbac-proxy-config",
-      );
-      const config = find(objects, "ConfigMap", volume.configMap.name);
-      expect(config.data["config.yaml"]).toContain(`resource: ${resource}`);
-      expect(config.data["config.yaml"]).toContain(`name: swh-${app}`);
-      expect(config.data["config.yaml"]).toContain("namespace: swh-system");
+      expect(podSpec(workload).containers.map((c: { name: string }) => c.name)).toEqual([app]);
+      const args: string[] = container(workload, app).args;
+      expect(args).toContain("--metrics-bind-address=:8443");
+      expect(args).toContain("--health-bind-address=:8081");
+      expect(args.filter((a) => a.startsWith("--metrics-tls-"))).toEqual([]);
+      expect(container(workload, app).ports).toEqual([
+        { name: "health", containerPort: 8081, protocol: "TCP" },
+        { name: "https-metrics", containerPort: 8443, protocol: "TCP" },
+      ]);
+      expect(podSpec(workload).volumes).toBeUndefined();
     }
+    expect(JSON.stringify(objects)).not.toContain("kube-rbac-proxy");
+    expect(find(objects, "Service", "swh-agent-metrics").spec.ports).toEqual([
+      { name: "https-metrics", port: 8443, targetPort: "https-metrics", protocol: "TCP" },
+    ]);
   });
 
   it("probes /healthz and /readyz on the health port", () => {
@@ -192,29 +193,65 @@ describe("helm template with a non-default values file", () => {
       expect(obj.metadata.labels?.team, `${obj.kind}/${obj.metadata.name}`).toBe("networking");
   });
 
-  it("serves metrics directly on all interfaces without kube-rbac-proxy", () => {
+  it("mounts the metrics certificate Secret into both apps and points their TLS flags at it", () => {
     for (const [workload, app] of [
       [controller, "controller"],
       [agent, "agent"],
     ] as const) {
-      expect(podSpec(workload).containers.map((c: { name: string }) => c.name)).toEqual([app]);
-      expect(container(workload, app).args).toContain("--metrics-bind-address=:9090");
+      expect(container(workload, app).args).toEqual(
+        expect.arrayContaining([
+          "--metrics-bind-address=:9090",
+          "--metrics-tls-cert-file=/etc/swh/metrics-tls/tls.crt",
+          "--metrics-tls-private-key-file=/etc/swh/metrics-tls/tls.key",
+        ]),
+      );
+      expect(container(workload, app).volumeMounts).toEqual([
+        { name: "metrics-tls", mountPath: "/etc/swh/metrics-tls", readOnly: true },
+      ]);
+      expect(podSpec(workload).volumes).toEqual([
+        { name: "metrics-tls", secret: { secretName: "lb-metrics-tls" } },
+      ]);
       expect(container(workload, app).ports.map((p: { containerPort: number }) => p.containerPort)).toEqual([
         9091, 9090,
       ]);
     }
-    expect(objects.filter((o) => o.metadata.name.includes("metrics-auth"))).toEqual([]);
+  });
+
+  it("binds metrics.readers to the metrics-reader ClusterRole, cluster-wide as non-resource URLs need", () => {
+    const binding = find(objects, "ClusterRoleBinding", "lb-metrics-reader");
+    expect(binding.roleRef).toEqual({
+      apiGroup: "rbac.authorization.k8s.io",
+      kind: "ClusterRole",
+      name: "lb-metrics-reader",
+    });
+    expect(binding.subjects).toEqual([
+      { kind: "ServiceAccount", name: "prometheus-k8s", namespace: "monitoring" },
+    ]);
   });
 
   it("renders ServiceMonitors, PodMonitors, the PrometheusRule and the dashboard ConfigMap", () => {
     const monitor = find(objects, "ServiceMonitor", "lb-controller");
     expect(monitor.metadata.labels?.release).toBe("prometheus");
-    expect(monitor.spec.endpoints[0]).toMatchObject({
-      port: "http-metrics",
-      scheme: "http",
+    // The scrape class supplies the token file; the Secret's CA verifies the certificate by its Service name.
+    expect(monitor.spec.scrapeClass).toBe("projected-token");
+    expect(monitor.spec.endpoints[0]).toEqual({
+      port: "https-metrics",
+      path: "/metrics",
+      scheme: "https",
       interval: "15s",
+      honorLabels: true,
+      tlsConfig: {
+        ca: { secret: { name: "lb-metrics-tls", key: "ca.crt" } },
+        serverName: "lb-controller-metrics.lb-system.svc",
+      },
     });
-    find(objects, "PodMonitor", "lb-agent");
+    const podMonitor = find(objects, "PodMonitor", "lb-agent");
+    expect(podMonitor.spec.scrapeClass).toBe("projected-token");
+    expect(podMonitor.spec.podMetricsEndpoints[0]).toMatchObject({
+      port: "https-metrics",
+      scheme: "https",
+      tlsConfig: { serverName: "lb-agent-metrics.lb-system.svc" },
+    });
     const rule = find(objects, "PrometheusRule", "lb-alerts");
     const alerts = rule.spec.groups.flatMap((g: { rules: { alert: string }[] }) =>
       g.rules.map((r) => r.alert),
@@ -234,18 +271,29 @@ describe("helm template with a non-default values file", () => {
     );
   });
 
-  it("scrapes through kube-rbac-proxy with a metrics-only token when both are enabled", () => {
-    const withProxy = helmTemplate({ set: ["metrics.serviceMonitor.enabled=true"] });
-    const monitor = find(withProxy, "ServiceMonitor", "swh-agent");
+  it("scrapes with Prometheus' projected token file and skips verification only without a CA", () => {
+    const rendered = helmTemplate({ set: ["metrics.serviceMonitor.enabled=true"] });
+    const monitor = find(rendered, "ServiceMonitor", "swh-agent");
     expect(monitor.spec.endpoints[0]).toMatchObject({
       port: "https-metrics",
       scheme: "https",
-      authorization: { type: "Bearer", credentials: { name: "swh-metrics-scraper", key: "token" } },
+      bearerTokenFile: "/var/run/secrets/kubernetes.io/serviceaccount/token",
+      tlsConfig: { insecureSkipVerify: true },
     });
-    const secret = find(withProxy, "Secret", "swh-metrics-scraper");
-    expect(secret.type).toBe("kubernetes.io/service-account-token");
-    const binding = find(withProxy, "RoleBinding", "swh-metrics-scraper");
-    expect(binding.roleRef.name).toBe("swh-metrics-reader");
+    // No long-lived token Secret and no scraper identity of our own: Prometheus scrapes as itself.
+    expect(rendered.filter((o) => o.kind === "Secret")).toEqual([]);
+    expect(
+      rendered
+        .filter((o) => o.kind === "ServiceAccount")
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(["swh-agent", "swh-controller"]);
+  });
+
+  it("refuses a PodMonitor without a scrape class, naming the value", () => {
+    const result = helmTemplateRaw({ set: ["metrics.podMonitor.enabled=true"] });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain("metrics.scrapeClass is required");
   });
 });
 
@@ -255,6 +303,8 @@ describe("values.schema.json", () => {
     ["controller.replicas=0", "replicas"],
     ["ports.health=70000", "health"],
     ["unknownKey=1", "unknownKey"],
+    ["metrics.kubeRbacProxy.enabled=true", "kubeRbacProxy"],
+    ["metrics.tls.secretName=Not_A_Name", "secretName"],
   ])("rejects %s with a message naming the field", (value, field) => {
     const result = helmTemplateRaw({ set: [value] });
     expect(result.status).not.toBe(0);

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createNode, testCluster, waitFor } from "@swh/testenv";
+import { createNode, httpsGet, testCluster, waitFor } from "@swh/testenv";
 import { beforeAll, describe, expect, it } from "vitest";
 import { documentedMetrics, exposedMetrics } from "./support/metrics-doc.ts";
 import { DEPLOY_DIR, nodeFlags, parseYamlDocuments, ROOT_DIR, run } from "./support/tools.ts";
@@ -153,7 +153,13 @@ describe.each(APPS.filter(serves))("the %s image against the test control plane"
           200,
         { timeoutMs: 60_000 },
       );
-      const metrics = await (await fetch(`http://127.0.0.1:${PORTS[app].metrics}/metrics`)).text();
+      // HTTPS with the app's self-signed certificate; the admin may get /metrics, and the app reviews the
+      // token as its own ServiceAccount.
+      const scraped = await httpsGet(PORTS[app].metrics, "/metrics", {
+        token: cluster.kubeConfig.getCurrentUser()?.token,
+      });
+      expect(scraped.status).toBe(200);
+      const metrics = scraped.body;
       const exposed = exposedMetrics(metrics);
       const docs = documentedMetrics();
       const expected = [

@@ -19,6 +19,11 @@ function expand(spec: Record<string, string[]>): string[] {
 }
 
 const SWH = "network.deckhouse.io/servicewithhealthchecks";
+// Both apps authenticate and authorise /metrics scrapers themselves (ADR 0017).
+const METRICS_REVIEWS = {
+  "authentication.k8s.io/tokenreviews": ["create"],
+  "authorization.k8s.io/subjectaccessreviews": ["create"],
+};
 
 // Exactly the permissions of the cross-package contract (RBAC section); nothing more.
 const CONTROLLER_CLUSTER = expand({
@@ -29,6 +34,7 @@ const CONTROLLER_CLUSTER = expand({
   "/nodes": ["get", "list", "watch"],
   "/events": ["create", "patch"],
   "events.k8s.io/events": ["create", "patch"],
+  ...METRICS_REVIEWS,
 });
 const CONTROLLER_NAMESPACE = expand({
   "coordination.k8s.io/leases": ["get", "list", "watch", "create", "update", "patch"],
@@ -42,6 +48,7 @@ const AGENT_CLUSTER = expand({
   "/nodes": ["get", "list", "watch"],
   "/events": ["create", "patch"],
   "events.k8s.io/events": ["create", "patch"],
+  ...METRICS_REVIEWS,
 });
 // The heartbeat: read, create, replace (apps/agent/src/internal/heartbeat.ts); which Lease is the admission
 // policy's job (ADR 0018).
@@ -74,31 +81,10 @@ describe("least-privilege RBAC", () => {
     }
   });
 
-  it("gives kube-rbac-proxy only TokenReview and SubjectAccessReview creation", () => {
-    const [auth] = byKindName("ClusterRole", "swh-metrics-auth");
-    if (!auth) throw new Error("missing ClusterRole swh-metrics-auth");
-    expect(grants(auth)).toEqual([
-      "authentication.k8s.io/tokenreviews:create",
-      "authorization.k8s.io/subjectaccessreviews:create",
-    ]);
-  });
-
-  it("lets metrics readers get only the two apps' prometheus-metrics subresources", () => {
-    const [reader] = byKindName("Role", "swh-metrics-reader");
-    expect(reader?.rules).toEqual([
-      {
-        apiGroups: ["apps"],
-        resources: ["deployments/prometheus-metrics"],
-        resourceNames: ["swh-controller"],
-        verbs: ["get"],
-      },
-      {
-        apiGroups: ["apps"],
-        resources: ["daemonsets/prometheus-metrics"],
-        resourceNames: ["swh-agent"],
-        verbs: ["get"],
-      },
-    ]);
+  it("lets metrics readers get only the non-resource URL /metrics, and binds nobody by default", () => {
+    const [reader] = byKindName("ClusterRole", "swh-metrics-reader");
+    expect(reader?.rules).toEqual([{ nonResourceURLs: ["/metrics"], verbs: ["get"] }]);
+    expect(byKindName("ClusterRoleBinding", "swh-metrics-reader")).toEqual([]);
   });
 
   it("grants no wildcard anywhere", () => {

@@ -3,7 +3,15 @@
  * Flag names follow the controller-runtime conventions operators already know from other node agents.
  */
 
-import { LOG_LEVELS, type LogLevel, parseFlags, splitHostPort } from "@swh/kube";
+import {
+  type CertificateFiles,
+  LOG_LEVELS,
+  type LogLevel,
+  METRICS_TLS_FLAGS,
+  parseFlags,
+  parseMetricsTlsFlags,
+  splitHostPort,
+} from "@swh/kube";
 
 /** A host/port pair to listen on; `host` undefined means every interface. */
 export interface BindAddress {
@@ -17,8 +25,10 @@ export interface AgentConfig {
   /** Namespace the agent runs in (heartbeat Lease lives there); undefined disables the heartbeat. */
   namespace: string | undefined;
   kubeconfig: string | undefined;
-  /** Undefined when disabled with `0`. */
+  /** HTTPS /metrics for authorised bearer tokens; undefined when disabled with `0`. */
   metricsBindAddress: BindAddress | undefined;
+  /** Serving certificate of /metrics; undefined: self-signed at start-up. */
+  metricsTls: CertificateFiles | undefined;
   healthBindAddress: BindAddress | undefined;
   logLevel: LogLevel;
   maxConcurrentProbes: number;
@@ -30,7 +40,7 @@ export type ParseConfigResult =
   | { ok: false; error: string };
 
 const DEFAULTS = {
-  metricsBindAddress: "127.0.0.1:8080",
+  metricsBindAddress: ":8443",
   healthBindAddress: ":8081",
   logLevel: "info",
   maxConcurrentProbes: "100",
@@ -42,6 +52,7 @@ const VALUE_FLAGS = [
   "health-bind-address",
   "log-level",
   "max-concurrent-probes",
+  ...METRICS_TLS_FLAGS,
 ] as const;
 
 /**
@@ -75,6 +86,8 @@ export function parseAgentConfig(
     values.get("health-bind-address") ?? DEFAULTS.healthBindAddress,
   );
   if (!health.ok) return health;
+  const tls = parseMetricsTlsFlags(values);
+  if (!tls.ok) return tls;
 
   const logLevel = values.get("log-level") ?? DEFAULTS.logLevel;
   if (!isLogLevel(logLevel)) {
@@ -94,6 +107,7 @@ export function parseAgentConfig(
       namespace,
       kubeconfig: values.get("kubeconfig") || undefined,
       metricsBindAddress: metrics.address,
+      metricsTls: tls.files,
       healthBindAddress: health.address,
       logLevel,
       maxConcurrentProbes,

@@ -35,6 +35,7 @@ try {
     logger,
     maxConcurrentProbes: config.maxConcurrentProbes,
     metricsBindAddress: config.metricsBindAddress,
+    metricsTls: config.metricsTls,
     healthBindAddress: config.healthBindAddress,
   });
 } catch (err) {

@@ -7,17 +7,22 @@ import { DiscoveryV1Api, type KubeConfig, type V1EndpointSlice, type V1Pod } fro
 import type { PodInfo, ProbeTarget } from "@swh/aggregation";
 import { LABEL_SERVICE_NAME, LABEL_SERVICE_PROXY_NAME, LABEL_TOPOLOGY_ZONE } from "@swh/crd-types";
 import {
+  type CertificateFiles,
+  cachedMetricsAccess,
   createKubeMetrics,
   createMetricsRegistry,
   EventRecorder,
+  kubeMetricsAccess,
   type Logger,
+  type MetricsAccess,
   type OpsServer,
-  startOpsServer,
+  startHealthServer,
+  startMetricsServer,
   WorkQueue,
 } from "@swh/kube";
 import { ProbeScheduler, probeBySpec } from "@swh/probes";
 import { isOwnedSlice } from "@swh/slice-writer";
-import { Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
 import { createAgentMetrics, probeModeLabel } from "./internal/agent-metrics.js";
 import { recordEndpointTransitions } from "./internal/endpoint-events.js";
@@ -58,9 +63,13 @@ export interface RunAgentOptions {
   heartbeatIntervalMs?: number;
   /** Heartbeat Lease duration; default 40 s. */
   leaseDurationSeconds?: number;
-  /** Where /metrics is served (with /healthz and /readyz); none when undefined. */
+  /** Where /metrics is served (HTTPS, authorised callers only); none when undefined. */
   metricsBindAddress?: BindAddress | undefined;
-  /** Where /healthz and /readyz are served; none when undefined. */
+  /** Serving certificate of /metrics, reloaded when it changes; undefined: self-signed at start-up. */
+  metricsTls?: CertificateFiles | undefined;
+  /** Who may read /metrics; default: the API server's TokenReview + SubjectAccessReview, cached briefly. */
+  metricsAccess?: MetricsAccess;
+  /** Where /healthz and /readyz are served (nothing else); none when undefined. */
   healthBindAddress?: BindAddress | undefined;
   /** SWHs reconciled at the same time. Default 4. */
   workers?: number;
@@ -103,17 +112,24 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   const ready = () => started && !signal.aborted && informersHaveSynced(informers);
   try {
     if (opts.healthBindAddress) {
-      // The health port is reachable by the kubelet; metrics stay on their own (proxied) address.
-      const server = await listenOps(opts.healthBindAddress, {
-        registry: new Registry(),
+      // The health port has no authentication (the kubelet probes it), so it serves no metrics.
+      const server = await startHealthServer({
+        ...opts.healthBindAddress,
         ready,
-        logger: log,
+        logger: log.child({ server: "health" }),
       });
       servers.push(server);
       ports.health = server.port;
     }
     if (opts.metricsBindAddress) {
-      const server = await listenOps(opts.metricsBindAddress, { registry, ready, logger: log });
+      const server = await startMetricsServer({
+        ...opts.metricsBindAddress,
+        registry,
+        access: opts.metricsAccess ?? cachedMetricsAccess(kubeMetricsAccess(kubeConfig)),
+        certificateFiles: opts.metricsTls,
+        commonName: "swh-agent",
+        logger: log.child({ server: "metrics" }),
+      });
       servers.push(server);
       ports.metrics = server.port;
     }
@@ -354,27 +370,6 @@ function samePodInfo(a: V1Pod, b: V1Pod): boolean {
     return JSON.stringify(podInfoFromPod(a)) === JSON.stringify(podInfoFromPod(b));
   } catch {
     return false; // reported when the pod list is read
-  }
-}
-
-/**
- * Starts an ops server on `address`; without a host it listens on every interface: `::` (both families on a
- * dual-stack kernel), or `0.0.0.0` where IPv6 is disabled.
- */
-async function listenOps(
-  address: BindAddress,
-  rest: { registry: Registry; ready: () => boolean; logger: Logger },
-): Promise<OpsServer> {
-  if (address.host !== undefined) return startOpsServer({ host: address.host, port: address.port, ...rest });
-  try {
-    return await startOpsServer({ host: "::", port: address.port, ...rest });
-  } catch (err) {
-    if (
-      (err as { code?: string }).code !== "EAFNOSUPPORT" &&
-      (err as { code?: string }).code !== "EADDRNOTAVAIL"
-    )
-      throw err;
-    return startOpsServer({ host: "0.0.0.0", port: address.port, ...rest });
   }
 }
 

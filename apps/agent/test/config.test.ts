@@ -12,7 +12,8 @@ describe("parseAgentConfig", () => {
         nodeName: "node-a",
         namespace: "swh-system",
         kubeconfig: undefined,
-        metricsBindAddress: { host: "127.0.0.1", port: 8080 },
+        metricsBindAddress: { host: undefined, port: 8443 },
+        metricsTls: undefined,
         healthBindAddress: { host: undefined, port: 8081 },
         logLevel: "info",
         maxConcurrentProbes: 100,
@@ -31,6 +32,8 @@ describe("parseAgentConfig", () => {
         "--log-level=debug",
         "--max-concurrent-probes",
         "7",
+        "--metrics-tls-cert-file=/tls/tls.crt",
+        "--metrics-tls-private-key-file=/tls/tls.key",
       ],
       env,
     );
@@ -42,6 +45,7 @@ describe("parseAgentConfig", () => {
         healthBindAddress: { host: "::1", port: 9000 },
         logLevel: "debug",
         maxConcurrentProbes: 7,
+        metricsTls: { certFile: "/tls/tls.crt", keyFile: "/tls/tls.key" },
       },
     });
   });
@@ -59,6 +63,7 @@ describe("parseAgentConfig", () => {
     [["--metrics-bind-address=localhost"], env, /--metrics-bind-address must be host:port/],
     [["--health-bind-address=:70000"], env, /--health-bind-address/],
     [["--frobnicate"], env, /unknown flag --frobnicate/],
+    [["--metrics-tls-private-key-file=/k"], env, /--metrics-tls-cert-file is required/],
     [["--kubeconfig"], env, /--kubeconfig needs a value/],
     [["stray"], env, /unexpected argument "stray"/],
   ] as const)("rejects %j with %j", (argv, environment, message) => {

@@ -3,7 +3,7 @@
  * headless labels, a deleted slice put back; plus the ops endpoints. Same setup as agent.int.test.ts.
  */
 import { LABEL_ADDRESS_FAMILY, LABEL_HEADLESS, LABEL_SERVICE_NAME } from "@swh/crd-types";
-import { waitFor } from "@swh/testenv";
+import { httpsGet, waitFor } from "@swh/testenv";
 import { describe, expect, it } from "vitest";
 import { published } from "./support/harness.js";
 import { agentSuite, http, tcp } from "./support/suite.js";
@@ -80,7 +80,7 @@ describe("agent slices", () => {
     expect(back.metadata?.labels?.[LABEL_SERVICE_NAME]).toBe("web");
   });
 
-  it("serves /healthz, /readyz and the documented metrics", async () => {
+  it("serves the documented metrics over HTTPS to an authorised token, and only /metrics on that port", async () => {
     const s = await scenario("ops");
     const ip = `${s.net}.5`;
     await s.backend(ip, 8080);
@@ -91,10 +91,14 @@ describe("agent slices", () => {
       healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [tcp(8080)] },
     });
     await s.waitEndpoint("ready", "web", 8080, ip, (e) => e.ready);
-    const base = `http://127.0.0.1:${s.agent.ports.metrics}`;
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    expect((await fetch(`${base}/readyz`)).status).toBe(200);
-    const text = await (await fetch(`${base}/metrics`)).text();
+    const port = s.agent.ports.metrics ?? 0;
+    // The agent reviews the token as its own ServiceAccount (deploy/manifests RBAC); the admin may get /metrics.
+    const token = suite.cluster.kubeConfig.getCurrentUser()?.token;
+    expect((await httpsGet(port, "/metrics")).status).toBe(401);
+    expect((await httpsGet(port, "/healthz", { token })).status).toBe(404);
+    const scraped = await httpsGet(port, "/metrics", { token });
+    expect(scraped.status).toBe(200);
+    const text = scraped.body;
     expect(text).toContain('swh_probe_results_total{mode="tcp",result="success"}');
     expect(text).toContain(`swh_endpoints{namespace="${s.namespace}",service="web",state="ready"} 1`);
     expect(text).toMatch(/swh_slice_writes_total\{action="create",result="success"\} [1-9]/);

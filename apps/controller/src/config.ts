@@ -2,7 +2,15 @@
  * Command-line flags of the controller (env fallbacks where the Deployment passes them). Parsing is pure and
  * returns data: a bad flag yields an error naming it instead of a half-configured process.
  */
-import { type LogLevel, parseFlags, parseLogLevel, splitHostPort } from "@swh/kube";
+import {
+  type CertificateFiles,
+  type LogLevel,
+  METRICS_TLS_FLAGS,
+  parseFlags,
+  parseLogLevel,
+  parseMetricsTlsFlags,
+  splitHostPort,
+} from "@swh/kube";
 
 /** Parsed configuration; see `USAGE` for each flag. */
 export interface ControllerConfig {
@@ -10,6 +18,8 @@ export interface ControllerConfig {
   namespace: string;
   leaderElect: boolean;
   metricsBindAddress: { host: string; port: number };
+  /** Serving certificate of /metrics; undefined: self-signed at start-up. */
+  metricsTls?: CertificateFiles;
   healthBindAddress: { host: string; port: number };
   logLevel: LogLevel;
   nodeNotReadyGraceMs: number;
@@ -26,8 +36,11 @@ export const USAGE = `swh-controller — reconciles ServiceWithHealthchecks into
   --kubeconfig PATH              kubeconfig file (default: in-cluster service account, then $KUBECONFIG)
   --namespace NS                 install namespace: leader Lease and agent heartbeat Leases (default $POD_NAMESPACE)
   --leader-elect BOOL            take part in leader election before writing (default true)
-  --metrics-bind-address H:P     Prometheus /metrics (default 127.0.0.1:8080; port 0 picks a free port)
-  --health-bind-address H:P      /healthz and /readyz (default :8081; port 0 picks a free port)
+  --metrics-bind-address H:P     Prometheus /metrics over HTTPS, for bearer tokens allowed get on /metrics
+                                 (TokenReview + SubjectAccessReview; default :8443; port 0 picks a free port)
+  --metrics-tls-cert-file PATH   PEM certificate of /metrics, reloaded when it changes (default: self-signed)
+  --metrics-tls-private-key-file PATH  its PEM private key (required with --metrics-tls-cert-file)
+  --health-bind-address H:P      /healthz and /readyz only, no authentication (default :8081; port 0 picks a free port)
   --log-level LEVEL              debug | info | warn | error (default info, or $LOG_LEVEL)
   --node-not-ready-grace DUR     delete a NotReady node's slices after this long (default 5m; e.g. 90s, 5m, 1h)
   --version                      print the version and exit
@@ -41,6 +54,7 @@ const FLAGS = [
   "health-bind-address",
   "log-level",
   "node-not-ready-grace",
+  ...METRICS_TLS_FLAGS,
 ] as const;
 
 /** Parses `argv` (without node and script) with `env` fallbacks. */
@@ -57,13 +71,12 @@ export function parseConfig(
   const leaderElect = parseBool(values.get("leader-elect") ?? "true");
   if (leaderElect === undefined)
     return { ok: false, error: `--leader-elect: "${values.get("leader-elect")}" is not true or false` };
-  const metrics = parseBindAddress(
-    values.get("metrics-bind-address") ?? "127.0.0.1:8080",
-    "--metrics-bind-address",
-  );
+  const metrics = parseBindAddress(values.get("metrics-bind-address") ?? ":8443", "--metrics-bind-address");
   if ("error" in metrics) return { ok: false, error: metrics.error };
   const health = parseBindAddress(values.get("health-bind-address") ?? ":8081", "--health-bind-address");
   if ("error" in health) return { ok: false, error: health.error };
+  const tls = parseMetricsTlsFlags(values);
+  if (!tls.ok) return tls;
   let logLevel: LogLevel;
   try {
     logLevel = parseLogLevel(values.get("log-level") ?? env.LOG_LEVEL ?? "info");
@@ -87,6 +100,7 @@ export function parseConfig(
     nodeNotReadyGraceMs: grace,
     identity: env.POD_NAME || `swh-controller-${process.pid}`,
   };
+  if (tls.files !== undefined) config.metricsTls = tls.files;
   const kubeconfig = values.get("kubeconfig");
   if (kubeconfig !== undefined && kubeconfig !== "") config.kubeconfig = kubeconfig;
   return { ok: true, config };

@@ -6,14 +6,17 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import { CONTROLLER_LEADER_LEASE } from "@swh/crd-types";
 import {
+  cachedMetricsAccess,
   createKubeMetrics,
   createLogger,
   createMetricsRegistry,
   EventRecorder,
+  kubeMetricsAccess,
   onShutdown,
   PooledKubeConfig,
   runLeaderElection,
-  startOpsServer,
+  startHealthServer,
+  startMetricsServer,
 } from "@swh/kube";
 import { type ControllerConfig, parseConfig, USAGE } from "./config.js";
 import { type LeaderElector, runController } from "./run-controller.js";
@@ -79,15 +82,18 @@ async function main(): Promise<void> {
   });
 
   const ops = [
-    await startOpsServer({
+    // HTTPS; the API server decides who may read (ADR 0017).
+    await startMetricsServer({
       ...config.metricsBindAddress,
       registry,
-      ready: controller.ready,
+      access: cachedMetricsAccess(kubeMetricsAccess(kubeConfig)),
+      certificateFiles: config.metricsTls,
+      commonName: "swh-controller",
       logger: logger.child({ server: "metrics" }),
     }),
-    await startOpsServer({
+    // The kubelet's probes: no authentication, so no metrics either.
+    await startHealthServer({
       ...config.healthBindAddress,
-      registry,
       ready: controller.ready,
       logger: logger.child({ server: "health" }),
     }),

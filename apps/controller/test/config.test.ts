@@ -9,7 +9,7 @@ describe("parseConfig", () => {
       config: {
         namespace: "swh-system",
         leaderElect: true,
-        metricsBindAddress: { host: "127.0.0.1", port: 8080 },
+        metricsBindAddress: { host: "0.0.0.0", port: 8443 },
         healthBindAddress: { host: "0.0.0.0", port: 8081 },
         logLevel: "info",
         nodeNotReadyGraceMs: 300_000,
@@ -30,6 +30,9 @@ describe("parseConfig", () => {
         "127.0.0.1:0",
         "--log-level=debug",
         "--node-not-ready-grace=90s",
+        "--metrics-tls-cert-file=/tls/tls.crt",
+        "--metrics-tls-private-key-file",
+        "/tls/tls.key",
       ],
       {},
     );
@@ -43,6 +46,7 @@ describe("parseConfig", () => {
         healthBindAddress: { host: "127.0.0.1", port: 0 },
         logLevel: "debug",
         nodeNotReadyGraceMs: 90_000,
+        metricsTls: { certFile: "/tls/tls.crt", keyFile: "/tls/tls.key" },
       },
     });
   });
@@ -58,6 +62,7 @@ describe("parseConfig", () => {
     [["--namespace=x", "--log-level=loud"], "log level"],
     [["--namespace=x", "--node-not-ready-grace=5 minutes"], "--node-not-ready-grace"],
     [["--namespace=x", "--frobnicate"], "unknown flag --frobnicate"],
+    [["--namespace=x", "--metrics-tls-cert-file=/tls/tls.crt"], "--metrics-tls-private-key-file is required"],
     [["--namespace"], "--namespace needs a value"],
   ])("rejects %j naming the flag", (argv, message) => {
     const result = parseConfig(argv, {});

@@ -61,48 +61,43 @@ seccompProfile:
   type: RuntimeDefault
 {{- end -}}
 
-{{/* App address of the metrics endpoint: loopback only when kube-rbac-proxy fronts it. */}}
-{{- define "swh.metricsBindAddress" -}}
-{{- if .Values.metrics.kubeRbacProxy.enabled -}}
-{{ printf "127.0.0.1:%d" (int .Values.ports.metrics) }}
-{{- else -}}
-{{ printf ":%d" (int .Values.ports.metrics) }}
-{{- end -}}
+{{/* Where the apps mount the metrics serving certificate Secret (metrics.tls.secretName). */}}
+{{- define "swh.metricsTlsDir" -}}
+/etc/swh/metrics-tls
 {{- end -}}
 
-{{/* kube-rbac-proxy sidecar (call with dict "root" $ "component" "controller"). */}}
-{{- define "swh.kubeRbacProxy" -}}
-{{- $p := .root.Values.metrics.kubeRbacProxy -}}
-- name: kube-rbac-proxy
-  image: {{ $p.image }}
-  imagePullPolicy: {{ $p.pullPolicy }}
-  args:
-    - --secure-listen-address=0.0.0.0:{{ $p.port }}
-    - --upstream=http://127.0.0.1:{{ .root.Values.ports.metrics }}/
-    - --allow-paths=/metrics
-    - --config-file=/etc/kube-rbac-proxy/config.yaml
-  ports:
-    - name: https-metrics
-      containerPort: {{ $p.port }}
-      protocol: TCP
-  volumeMounts:
-    - name: kube-rbac-proxy-config
-      mountPath: /etc/kube-rbac-proxy
-      readOnly: true
-  resources:
-    {{- toYaml $p.resources | nindent 4 }}
-  securityContext:
-    {{- include "swh.containerSecurityContext" .root | nindent 4 }}
+{{/* The apps' metrics flags: HTTPS on every interface, the mounted certificate when one is configured. */}}
+{{- define "swh.metricsArgs" -}}
+- --metrics-bind-address=:{{ .Values.ports.metrics }}
+{{- if .Values.metrics.tls.secretName }}
+- --metrics-tls-cert-file={{ include "swh.metricsTlsDir" . }}/tls.crt
+- --metrics-tls-private-key-file={{ include "swh.metricsTlsDir" . }}/tls.key
+{{- end }}
 {{- end -}}
 
-{{/* Scraper credentials for ServiceMonitor/PodMonitor endpoints behind kube-rbac-proxy. */}}
-{{- define "swh.scrapeAuth" -}}
-authorization:
-  type: Bearer
-  credentials:
-    name: {{ include "swh.name" (dict "root" . "component" "metrics-scraper") }}
-    key: token
-# kube-rbac-proxy serves a self-signed certificate unless one is configured.
+{{/* The apps' container ports: probes on health, authorised HTTPS metrics on https-metrics. */}}
+{{- define "swh.appPorts" -}}
+- name: health
+  containerPort: {{ .Values.ports.health }}
+  protocol: TCP
+- name: https-metrics
+  containerPort: {{ .Values.ports.metrics }}
+  protocol: TCP
+{{- end -}}
+
+{{/* Scrape settings of ServiceMonitor/PodMonitor endpoints (call with dict "root" $ "component" "agent"). */}}
+{{- define "swh.scrapeTls" -}}
+{{- $tls := .root.Values.metrics.tls -}}
+scheme: https
 tlsConfig:
+{{- if $tls.secretName }}
+  ca:
+    secret:
+      name: {{ $tls.secretName }}
+      key: {{ $tls.caKey }}
+  serverName: {{ printf "%s-metrics.%s.svc" (include "swh.name" .) .root.Release.Namespace }}
+{{- else }}
+  # Each pod serves a self-signed certificate made at start-up: there is no CA to verify it with.
   insecureSkipVerify: true
+{{- end }}
 {{- end -}}

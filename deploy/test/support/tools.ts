@@ -1,6 +1,6 @@
 /**
  * Paths and runners the deploy tests share: the repository layout, the tools built by
- * deploy/scripts/build-tools.sh (helm, promtool, kube-rbac-proxy) and the chart renderer.
+ * deploy/scripts/build-tools.sh (helm, promtool) and the chart renderer.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -47,7 +47,7 @@ export function run(
 }
 
 /** Path of a built tool (built on first use by deploy/scripts/build-tools.sh, a no-op once cached), or undefined when it cannot be built here. */
-export function tool(name: "helm" | "promtool" | "kube-rbac-proxy"): string | undefined {
+export function tool(name: "helm" | "promtool"): string | undefined {
   const built = run("bash", [join(DEPLOY_DIR, "scripts/build-tools.sh"), name]);
   const binDir = built.stdout.trim().split("\n").at(-1) ?? "";
   const path = join(binDir, name);

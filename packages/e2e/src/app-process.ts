@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { waitFor } from "@swh/testenv";
+import { httpsGet, waitFor } from "@swh/testenv";
 import { freePort } from "./free-port.js";
 import { type AppName, bundlePath, nodeFlags } from "./repo-paths.js";
 
@@ -21,6 +21,8 @@ export interface AppProcessOptions {
   args?: string[];
   /** Flags for node itself (e.g. V8 heap limits), placed before the bundle as the image entrypoint does. */
   nodeArgs?: string[];
+  /** Bearer token `metrics()` scrapes with: a ServiceAccount allowed get on /metrics. */
+  metricsToken?: string;
 }
 
 /** A running app process. */
@@ -34,7 +36,7 @@ export interface AppProcess {
   readonly exited: Promise<number | string>;
   /** Waits until /readyz answers 200. */
   ready(timeoutMs?: number): Promise<void>;
-  /** Fetches the app's Prometheus metrics text. */
+  /** Scrapes the app's HTTPS /metrics with `metricsToken` (rejects unless 200) and returns the text. */
   metrics(): Promise<string>;
   /** Sends SIGTERM (graceful) and waits for the exit. */
   stop(): Promise<number | string>;
@@ -42,7 +44,7 @@ export interface AppProcess {
   kill(): Promise<number | string>;
 }
 
-/** Starts `node apps/<app>/dist/main.mjs` with health and metrics on free loopback ports. */
+/** Starts `node apps/<app>/dist/main.mjs` with health (HTTP) and metrics (HTTPS) on free loopback ports. */
 export async function startApp(opts: AppProcessOptions): Promise<AppProcess> {
   const bundle = bundlePath(opts.app);
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`pnpm turbo run build\` first`);
@@ -104,8 +106,11 @@ export async function startApp(opts: AppProcessOptions): Promise<AppProcess> {
       );
     },
     async metrics() {
-      const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
-      return res.text();
+      // The app's certificate is self-signed unless the test passed certificate flags: skip verification.
+      const answer = await httpsGet(metricsPort, "/metrics", { token: opts.metricsToken });
+      if (answer.status !== 200)
+        throw new Error(`${opts.name} /metrics: HTTP ${answer.status}: ${answer.body}`);
+      return answer.body;
     },
     stop: () => terminate("SIGTERM"),
     kill: () => terminate("SIGKILL"),

@@ -5,7 +5,13 @@ export { type EndpointRow, endpointRows, renderEndpointTable, tableSignature } f
 export { freePort } from "./free-port.js";
 export { createMailWorld, MAIL_NODES, type MailPod, mailBalancers, mailScenario } from "./mail-world.js";
 export { type ProcStats, readProcStats } from "./proc-stats.js";
-export { INSTALL_NAMESPACE, installProduct, Product, type ProductOptions } from "./product.js";
+export {
+  INSTALL_NAMESPACE,
+  installProduct,
+  METRICS_READER,
+  Product,
+  type ProductOptions,
+} from "./product.js";
 export { parsePromText, type Sample, sumSamples } from "./prom-text.js";
 export { type AppName, bundlePath, MANIFESTS_DIR, nodeFlags, REPO_ROOT } from "./repo-paths.js";
 export { hasEndpoint, readEndpoints, runScenario, type ScenarioStep, type StepOutcome } from "./scenario.js";

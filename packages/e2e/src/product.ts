@@ -14,9 +14,14 @@ import { MANIFESTS_DIR } from "./repo-paths.js";
 
 /** Namespace the chart installs into (deploy/manifests/namespace.yaml). */
 export const INSTALL_NAMESPACE = "swh-system";
-const MANIFEST_FILES = ["namespace.yaml", "rbac-controller.yaml", "rbac-agent.yaml"];
+const MANIFEST_FILES = ["namespace.yaml", "rbac-controller.yaml", "rbac-agent.yaml", "rbac-metrics.yaml"];
+/** The ServiceAccount (in the install namespace) `Product` scrapes metrics as, bound to the chart's metrics-reader. */
+export const METRICS_READER = "metrics-reader";
 
-/** Applies the CRD and the chart's namespace and RBAC; waits until the CRD is Established. Idempotent. */
+/**
+ * Applies the CRD and the chart's namespace and RBAC, and binds `METRICS_READER` to the chart's metrics-reader
+ * ClusterRole as an operator would through `metrics.readers`; waits until the CRD is Established. Idempotent.
+ */
 export async function installProduct(cluster: TestCluster): Promise<void> {
   await cluster.apply([crdManifest()]);
   const api = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
@@ -27,6 +32,15 @@ export async function installProduct(cluster: TestCluster): Promise<void> {
   for (const file of MANIFEST_FILES) {
     await cluster.apply(readFileSync(join(MANIFESTS_DIR, file), "utf8"));
   }
+  await cluster.apply([
+    {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRoleBinding",
+      metadata: { name: `swh-${METRICS_READER}-e2e` },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "swh-metrics-reader" },
+      subjects: [{ kind: "ServiceAccount", name: METRICS_READER, namespace: INSTALL_NAMESPACE }],
+    },
+  ]);
 }
 
 export interface ProductOptions {
@@ -44,7 +58,7 @@ export class Product {
   readonly logDir: string;
   readonly controllers = new Map<string, AppProcess>();
   readonly agents = new Map<string, AppProcess>();
-  #kubeconfigs = new Map<string, Promise<string>>();
+  #kubeconfigs = new Map<string, Promise<{ kubeconfigPath: string; token: string }>>();
   #counter = 0;
 
   constructor(
@@ -54,16 +68,21 @@ export class Product {
     this.logDir = options.logDir ?? mkdtempSync(join(tmpdir(), "swh-e2e-logs-"));
   }
 
-  /** Starts one controller replica (leader election on) and waits until it is ready. */
-  async startController(): Promise<AppProcess> {
+  /** Starts one controller replica (leader election on) and waits until it is ready; `extraArgs` after the options'. */
+  async startController(extraArgs?: string[]): Promise<AppProcess> {
     const name = `swh-controller-${++this.#counter}`;
     const app = await startApp({
       app: "controller",
       name,
-      kubeconfigPath: await this.#kubeconfig("swh-controller"),
+      kubeconfigPath: (await this.#identity("swh-controller")).kubeconfigPath,
       namespace: INSTALL_NAMESPACE,
       logDir: this.logDir,
-      args: [`--log-level=${this.options.logLevel ?? "info"}`, ...(this.options.controllerArgs ?? [])],
+      metricsToken: (await this.#identity(METRICS_READER)).token,
+      args: [
+        `--log-level=${this.options.logLevel ?? "info"}`,
+        ...(this.options.controllerArgs ?? []),
+        ...(extraArgs ?? []),
+      ],
       nodeArgs: this.options.nodeArgs ?? [],
     });
     this.controllers.set(name, app);
@@ -72,17 +91,22 @@ export class Product {
     return app;
   }
 
-  /** Starts the agent of `node` and waits until it is ready. */
-  async startAgent(node: string): Promise<AppProcess> {
+  /** Starts the agent of `node` and waits until it is ready; `extraArgs` after the options'. */
+  async startAgent(node: string, extraArgs?: string[]): Promise<AppProcess> {
     const app = await startApp({
       app: "agent",
       // The name is a log file name too: a node name may have 253 characters, a file name at most 255 bytes.
       name: `swh-agent-${node.slice(0, 63)}-${++this.#counter}`,
-      kubeconfigPath: await this.#kubeconfig("swh-agent"),
+      kubeconfigPath: (await this.#identity("swh-agent")).kubeconfigPath,
       namespace: INSTALL_NAMESPACE,
       logDir: this.logDir,
+      metricsToken: (await this.#identity(METRICS_READER)).token,
       env: { NODE_NAME: node },
-      args: [`--log-level=${this.options.logLevel ?? "info"}`, ...(this.options.agentArgs ?? [])],
+      args: [
+        `--log-level=${this.options.logLevel ?? "info"}`,
+        ...(this.options.agentArgs ?? []),
+        ...(extraArgs ?? []),
+      ],
       nodeArgs: this.options.nodeArgs ?? [],
     });
     this.agents.set(node, app);
@@ -98,14 +122,13 @@ export class Product {
     await Promise.all([...this.controllers.values(), ...this.agents.values()].map((p) => p.stop()));
   }
 
-  #kubeconfig(serviceAccount: string): Promise<string> {
-    let path = this.#kubeconfigs.get(serviceAccount);
-    if (path === undefined) {
-      path = this.cluster
-        .serviceAccountKubeConfig(INSTALL_NAMESPACE, serviceAccount)
-        .then((r) => r.kubeconfigPath);
-      this.#kubeconfigs.set(serviceAccount, path);
+  /** A ServiceAccount's kubeconfig file and token in the install namespace (made once). */
+  #identity(serviceAccount: string): Promise<{ kubeconfigPath: string; token: string }> {
+    let identity = this.#kubeconfigs.get(serviceAccount);
+    if (identity === undefined) {
+      identity = this.cluster.serviceAccountKubeConfig(INSTALL_NAMESPACE, serviceAccount);
+      this.#kubeconfigs.set(serviceAccount, identity);
     }
-    return path;
+    return identity;
   }
 }

@@ -52,3 +52,23 @@ export function splitHostPort(text: string): { host: string; port: number } | un
 function isOneOf<Name extends string>(name: string, names: readonly Name[]): name is Name {
   return (names as readonly string[]).includes(name);
 }
+
+/** The flags both apps take for the metrics server's certificate (PEM files, e.g. from a mounted TLS Secret). */
+export const METRICS_TLS_FLAGS = ["metrics-tls-cert-file", "metrics-tls-private-key-file"] as const;
+
+/**
+ * Reads `--metrics-tls-cert-file` and `--metrics-tls-private-key-file` from parsed flag values: both (files) or
+ * neither (undefined: a self-signed certificate); one without the other is an error naming the missing flag.
+ */
+export function parseMetricsTlsFlags(
+  values: ReadonlyMap<string, string>,
+): { ok: true; files: { certFile: string; keyFile: string } | undefined } | { ok: false; error: string } {
+  const certFile = values.get("metrics-tls-cert-file") || undefined;
+  const keyFile = values.get("metrics-tls-private-key-file") || undefined;
+  if (certFile === undefined && keyFile === undefined) return { ok: true, files: undefined };
+  if (certFile === undefined)
+    return { ok: false, error: "--metrics-tls-cert-file is required with --metrics-tls-private-key-file" };
+  if (keyFile === undefined)
+    return { ok: false, error: "--metrics-tls-private-key-file is required with --metrics-tls-cert-file" };
+  return { ok: true, files: { certFile, keyFile } };
+}

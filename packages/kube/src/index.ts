@@ -14,7 +14,14 @@ export {
   type EventType,
   kubeEventSink,
 } from "./event-recorder.js";
-export { type ParsedFlags, parseFlags, splitHostPort } from "./flags.js";
+export {
+  METRICS_TLS_FLAGS,
+  type ParsedFlags,
+  parseFlags,
+  parseMetricsTlsFlags,
+  splitHostPort,
+} from "./flags.js";
+export { type HealthServerOptions, startHealthServer } from "./health-server.js";
 export {
   type Informer,
   type InformerEvent,
@@ -22,6 +29,7 @@ export {
   type InformerOptions,
   startInformer,
 } from "./informer.js";
+export type { OpsServer } from "./internal/listen.js";
 export {
   createJsonClient,
   type JsonMethod,
@@ -41,11 +49,31 @@ export {
   REDACTED,
 } from "./logger.js";
 export { createKubeMetrics, createMetricsRegistry, type KubeMetrics } from "./metrics.js";
-export { type OpsServer, type OpsServerOptions, startOpsServer } from "./ops-server.js";
+export {
+  type AccessDecision,
+  cachedMetricsAccess,
+  kubeMetricsAccess,
+  METRICS_ACCESS,
+  type MetricsAccess,
+  type MetricsAccessCacheOptions,
+} from "./metrics-access.js";
+export { type MetricsServerOptions, startMetricsServer } from "./metrics-server.js";
 export { DEFAULT_POOL_MAX_AGE_MS, PooledKubeConfig } from "./pooled-kube-config.js";
 export { isRetryableApiError, type RetryOptions, withRetry } from "./retry.js";
+export {
+  type CertificatePair,
+  createSelfSignedCertificate,
+  type SelfSignedCertificateOptions,
+} from "./self-signed-certificate.js";
+export {
+  type CertificateFiles,
+  type WatchCertificateOptions,
+  type WatchedCertificate,
+  watchCertificateFiles,
+} from "./serving-certificate.js";
 export { onShutdown, type ShutdownOptions } from "./shutdown.js";
 export { fullBucket, type TokenBucketPolicy, type TokenBucketState, takeToken } from "./token-bucket.js";
+export { TtlCache } from "./ttl-cache.js";
 export {
   DEFAULT_QUEUE_BACKOFF,
   type RunOptions,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFlags, splitHostPort } from "../src/index.js";
+import { parseFlags, parseMetricsTlsFlags, splitHostPort } from "../src/index.js";
 
 const NAMES = ["kubeconfig", "log-level", "leader-elect"] as const;
 
@@ -74,4 +74,26 @@ describe("splitHostPort", () => {
       expect(splitHostPort(text)).toBeUndefined();
     },
   );
+});
+
+describe("parseMetricsTlsFlags", () => {
+  const values = (entries: Record<string, string>) => new Map(Object.entries(entries));
+
+  it("reads both files, or neither (a self-signed certificate)", () => {
+    expect(parseMetricsTlsFlags(values({}))).toEqual({ ok: true, files: undefined });
+    expect(
+      parseMetricsTlsFlags(
+        values({ "metrics-tls-cert-file": "/tls/tls.crt", "metrics-tls-private-key-file": "/tls/tls.key" }),
+      ),
+    ).toEqual({ ok: true, files: { certFile: "/tls/tls.crt", keyFile: "/tls/tls.key" } });
+  });
+
+  it.each([
+    [{ "metrics-tls-cert-file": "/tls/tls.crt" }, "--metrics-tls-private-key-file is required"],
+    [{ "metrics-tls-private-key-file": "/tls/tls.key" }, "--metrics-tls-cert-file is required"],
+  ])("names the missing flag when only one is given (%j)", (given, error) => {
+    const result = parseMetricsTlsFlags(values(given));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toContain(error);
+  });
 });

@@ -7,6 +7,7 @@ export {
 } from "./control-plane.js";
 export type { ControlPlaneInfo } from "./control-plane-info.js";
 export { type ControlPlanePids, controlPlanePids } from "./control-plane-pids.js";
+export { type HttpsAnswer, httpsGet } from "./https-get.js";
 export { type ClusterEndpoint, kubeConfigForToken, kubeconfigYaml } from "./kubeconfig.js";
 export { type CertificateAuthority, type CertKeyPair, type IssueOptions, makeCa } from "./make-ca.js";
 export { createNode, deleteNode, type NodeSpecLite, setNodeReady, ZONE_LABEL } from "./nodes.js";
@@ -18,5 +19,6 @@ export {
   startPostgres,
 } from "./postgres.js";
 export type { RestartApiServerOptions } from "./restart-api-server.js";
+export { SecretVolume } from "./secret-volume.js";
 export { clusterFromInfo, type TestCluster, testCluster } from "./test-cluster.js";
 export { type WaitForOptions, waitFor } from "./wait-for.js";
