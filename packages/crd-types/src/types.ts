@@ -203,6 +203,7 @@ export type ProbeFailureReason =
   | "DNSError"
   | "CredentialsMissing"
   | "CredentialsInvalid"
+  | "CredentialsNotPermitted"
   | "PortNotFound"
   | "NotProbedYet"
   | "Error";
