@@ -16,6 +16,7 @@ export {
   type InformerOptions,
   startInformer,
 } from "./informer.js";
+export { describeApiError, httpStatusOf } from "./internal/api-errors.js";
 export {
   createJsonClient,
   type JsonMethod,
