@@ -16,6 +16,7 @@ describe("parseAgentConfig", () => {
         healthBindAddress: { host: undefined, port: 8081 },
         logLevel: "info",
         maxConcurrentProbes: 100,
+        credentialsNamespaces: [],
       },
     });
   });
@@ -46,6 +47,15 @@ describe("parseAgentConfig", () => {
     });
   });
 
+  it.each([
+    ["", []],
+    ["team-b,team-a", ["team-a", "team-b"]],
+    [" team-a , ,team-a,", ["team-a"]],
+  ])("reads --credentials-namespaces=%j as %j", (flag, namespaces) => {
+    const result = parseAgentConfig([`--credentials-namespaces=${flag}`], env);
+    expect(result).toMatchObject({ ok: true, config: { credentialsNamespaces: namespaces } });
+  });
+
   it("answers --version without needing NODE_NAME", () => {
     expect(parseAgentConfig(["--version"], {})).toEqual({ ok: true, version: true });
   });
@@ -61,6 +71,8 @@ describe("parseAgentConfig", () => {
     [["--frobnicate"], env, /unknown flag --frobnicate/],
     [["--kubeconfig"], env, /--kubeconfig needs a value/],
     [["stray"], env, /unexpected argument "stray"/],
+    [["--credentials-namespaces=team-a,Team_B"], env, /--credentials-namespaces .* got "Team_B"/],
+    [[`--credentials-namespaces=${"a".repeat(64)}`], env, /--credentials-namespaces/],
   ] as const)("rejects %j with %j", (argv, environment, message) => {
     const result = parseAgentConfig(argv, environment);
     expect(result.ok).toBe(false);
