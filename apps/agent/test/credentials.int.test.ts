@@ -6,9 +6,9 @@
 import { CoreV1Api } from "@kubernetes/client-node";
 import { POSTGRES_CREDENTIALS_SECRET_TYPE } from "@swh/crd-types";
 import { httpStatusOf } from "@swh/kube";
-import { createNode, createPod, startPostgres, waitFor } from "@swh/testenv";
+import { createNode, createPod, enableCredentialsNamespaces, startPostgres, waitFor } from "@swh/testenv";
 import { describe, expect, it } from "vitest";
-import { enableCredentialsNamespaces, published, startAgent } from "./support/harness.js";
+import { published, startAgent } from "./support/harness.js";
 import { agentSuite } from "./support/suite.js";
 
 const suite = agentSuite(120);

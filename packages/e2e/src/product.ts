@@ -14,7 +14,12 @@ import { MANIFESTS_DIR } from "./repo-paths.js";
 
 /** Namespace the chart installs into (deploy/manifests/namespace.yaml). */
 export const INSTALL_NAMESPACE = "swh-system";
-const MANIFEST_FILES = ["namespace.yaml", "rbac-controller.yaml", "rbac-agent.yaml"];
+const MANIFEST_FILES = [
+  "namespace.yaml",
+  "rbac-controller.yaml",
+  "rbac-agent.yaml",
+  "rbac-agent-credentials.yaml",
+];
 
 /** Applies the CRD and the chart's namespace and RBAC; waits until the CRD is Established. Idempotent. */
 export async function installProduct(cluster: TestCluster): Promise<void> {

@@ -7,6 +7,7 @@ import { POSTGRES_CREDENTIALS_SECRET_TYPE, postgresProbe, serviceWithHealthcheck
 import {
   createNode,
   createPod,
+  enableCredentialsNamespaces,
   type PostgresServer,
   startPostgres,
   type TestCluster,
@@ -18,6 +19,8 @@ import { hasEndpoint, installProduct, Product, readEndpoints } from "../src/inde
 
 let cluster: TestCluster;
 let product: Product;
+// The databases' namespace, whose credentials Secrets an administrator let the agents read (ADR 0020).
+let namespace: string;
 const servers: PostgresServer[] = [];
 const NODES = ["pg-node-1", "pg-node-2"];
 
@@ -25,7 +28,9 @@ beforeAll(async () => {
   cluster = await testCluster();
   await installProduct(cluster);
   for (const name of NODES) await createNode(cluster.kubeConfig, { name, zone: name });
-  product = new Product(cluster);
+  namespace = await cluster.createNamespace("e2e-pg");
+  await enableCredentialsNamespaces(cluster, [namespace]);
+  product = new Product(cluster, { agentArgs: [`--credentials-namespaces=${namespace}`] });
   await product.startController();
   for (const name of NODES) await product.startAgent(name);
 });
@@ -37,7 +42,6 @@ afterAll(async () => {
 
 describe("PostgreSQL primary + replica behind read and write balancers", () => {
   it("publishes both for reads, only the primary for writes, and follows a failover", async () => {
-    const namespace = await cluster.createNamespace("e2e-pg");
     const primary = await startPostgres({
       host: "10.244.21.10",
       users: [{ name: "prober", password: "pr0be-secret" }],

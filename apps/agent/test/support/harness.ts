@@ -2,9 +2,8 @@
  * Integration-test harness for the agent: installs the CRD and the agent's RBAC exactly as deploy/manifests
  * ships them, runs agents in-process as the `swh-agent` ServiceAccount, and gives tests small helpers to create
  * SWHs, Services and backends and to read what the slices say. Namespaces whose credentials Secrets an agent may
- * read get the RoleBinding the chart renders for `agent.credentialsNamespaces` (rendered by helm itself).
+ * read get the RoleBinding the chart renders (`enableCredentialsNamespaces` of @swh/testenv).
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { Writable } from "node:stream";
@@ -35,8 +34,8 @@ import { type RunningAgent, runAgent } from "../../src/run-agent.js";
 
 /** The install namespace of the shipped manifests (heartbeat Leases live there). */
 export const INSTALL_NAMESPACE = "swh-system";
-const DEPLOY_DIR = new URL("../../../../deploy/", import.meta.url).pathname;
-const manifest = (name: string) => readFileSync(`${DEPLOY_DIR}manifests/${name}`, "utf8");
+const manifest = (name: string) =>
+  readFileSync(new URL(`../../../../deploy/manifests/${name}`, import.meta.url), "utf8");
 
 /** Applies the namespace, the CRD and the agent's RBAC (idempotent), and waits until the CRD serves. */
 export async function installAgent(cluster: TestCluster): Promise<void> {
@@ -49,41 +48,6 @@ export async function installAgent(cluster: TestCluster): Promise<void> {
     await custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL });
     return true;
   });
-}
-
-/**
- * Applies what the chart renders for `agent.credentialsNamespaces=<namespaces>` in `rbac-agent-credentials.yaml`
- * (release `swh` in the install namespace, like deploy/manifests): a RoleBinding per namespace.
- */
-export async function enableCredentialsNamespaces(
-  cluster: TestCluster,
-  namespaces: readonly string[],
-): Promise<void> {
-  const helm = `${helmBinDir()}/helm`;
-  const rendered = execFileSync(
-    helm,
-    [
-      "template",
-      "swh",
-      `${DEPLOY_DIR}chart`,
-      "--namespace",
-      INSTALL_NAMESPACE,
-      "--kube-version",
-      "1.35.4",
-      "--set",
-      `agent.credentialsNamespaces={${namespaces.join(",")}}`,
-      "--show-only",
-      "templates/rbac-agent-credentials.yaml",
-    ],
-    { encoding: "utf8" },
-  );
-  await cluster.apply(rendered);
-}
-
-// helm as deploy/ builds it (a no-op once cached; deploy/README.md#tools).
-function helmBinDir(): string {
-  const out = execFileSync("bash", [`${DEPLOY_DIR}scripts/build-tools.sh`, "helm"], { encoding: "utf8" });
-  return out.trim().split("\n").at(-1) ?? "";
 }
 
 /** A kubeconfig acting as the agent's ServiceAccount (only the RBAC from deploy/manifests). */

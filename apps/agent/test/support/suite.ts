@@ -7,6 +7,7 @@ import type { ProbeSpec } from "@swh/crd-types";
 import {
   createNode,
   createPod,
+  enableCredentialsNamespaces,
   type PodSpecLite,
   type TestCluster,
   testCluster,
@@ -17,7 +18,6 @@ import {
   agentKubeConfig,
   type Backend,
   clients,
-  enableCredentialsNamespaces,
   installAgent,
   type PublishedEndpoint,
   published,
