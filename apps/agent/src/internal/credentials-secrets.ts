@@ -37,10 +37,10 @@ export interface CredentialsSecrets {
 /** Names the chart value and the flag in messages, so that whoever reads the status knows what to change. */
 const HOW_TO_ENABLE = "an administrator enables it with the chart value agent.credentialsNamespaces";
 
-/** One enabled namespace: its cache, the API server's refusal (undefined unless the last list got 403), settling. */
+/** One enabled namespace: its cache, the API server's refusal (set while its lists get 403), its settling. */
 interface NamespaceCache {
   informer: Informer<V1Secret>;
-  refused: string | undefined;
+  refusal: { message?: string };
   settled: Promise<void>;
 }
 
@@ -61,7 +61,7 @@ export function startCredentialsSecrets(opts: {
     const refusedOnce = new Promise<void>((resolve) => {
       markRefused = resolve;
     });
-    const refusal = { message: undefined as string | undefined };
+    const refusal: NamespaceCache["refusal"] = {};
     const informer = startInformer<V1Secret>({
       kubeConfig: opts.kubeConfig,
       name: `secrets/${namespace}`,
@@ -74,7 +74,7 @@ export function startCredentialsSecrets(opts: {
       list: async () => {
         try {
           const list = await core.listNamespacedSecret({ namespace, fieldSelector });
-          refusal.message = undefined;
+          delete refusal.message;
           return list;
         } catch (err) {
           if (httpStatusOf(err) === 403) {
@@ -85,13 +85,7 @@ export function startCredentialsSecrets(opts: {
         }
       },
     });
-    caches.set(namespace, {
-      informer,
-      get refused() {
-        return refusal.message;
-      },
-      settled: Promise.race([informer.synced(), refusedOnce]),
-    });
+    caches.set(namespace, { informer, refusal, settled: Promise.race([informer.synced(), refusedOnce]) });
   }
 
   return {
@@ -107,12 +101,13 @@ export function startCredentialsSecrets(opts: {
         // Only reachable for a refused namespace: the agent starts probing once every namespace has settled.
         return {
           permitted: false,
-          message: `the API server refused the agent's list of Secrets in namespace ${namespace} (${cache.refused ?? "not loaded yet"}); ${HOW_TO_ENABLE}`,
+          message: `the API server refused the agent's list of Secrets in namespace ${namespace} (${cache.refusal.message ?? "not loaded yet"}); ${HOW_TO_ENABLE}`,
         };
       }
       return { permitted: true, secret: cache.informer.get(name, namespace) };
     },
-    hasSettled: () => [...caches.values()].every((c) => c.informer.hasSynced() || c.refused !== undefined),
+    hasSettled: () =>
+      [...caches.values()].every((c) => c.informer.hasSynced() || c.refusal.message !== undefined),
     settled: async () => {
       await Promise.all([...caches.values()].map((c) => c.settled));
     },
