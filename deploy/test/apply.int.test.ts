@@ -11,6 +11,7 @@ const MANIFEST_FILES = [
   "crd.yaml",
   "rbac-controller.yaml",
   "rbac-agent.yaml",
+  "rbac-agent-credentials.yaml",
   "rbac-metrics.yaml",
   "rbac-aggregate.yaml",
   "admission-agent.yaml",

@@ -20,6 +20,7 @@ describe("deploy/manifests", () => {
         "controller.yaml",
         "namespace.yaml",
         "rbac-agent.yaml",
+        "rbac-agent-credentials.yaml",
         "rbac-controller.yaml",
         "rbac-metrics.yaml",
       ]),

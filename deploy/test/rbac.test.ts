@@ -43,7 +43,6 @@ const AGENT_CLUSTER = expand({
   "/pods": ["get", "list", "watch"],
   [SWH]: ["get", "list", "watch"],
   "/services": ["get", "list", "watch"],
-  "/secrets": ["get", "list", "watch"],
   "discovery.k8s.io/endpointslices": ["get", "list", "watch", "create", "update", "patch", "delete"],
   "/nodes": ["get", "list", "watch"],
   "/events": ["create", "patch"],

@@ -32,6 +32,11 @@ export interface AgentConfig {
   healthBindAddress: BindAddress | undefined;
   logLevel: LogLevel;
   maxConcurrentProbes: number;
+  /**
+   * Namespaces whose credentials Secrets the agent may read (ADR 0020), sorted and without duplicates; empty
+   * means no Secret access at all. The chart passes the same list it grants RoleBindings in.
+   */
+  credentialsNamespaces: string[];
 }
 
 export type ParseConfigResult =
@@ -53,7 +58,11 @@ const VALUE_FLAGS = [
   "log-level",
   "max-concurrent-probes",
   ...METRICS_TLS_FLAGS,
+  "credentials-namespaces",
 ] as const;
+
+// A namespace name is a DNS-1123 label.
+const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /**
  * Parses `argv` (without the node and script paths) and `env` into an AgentConfig, or returns an error that
@@ -100,6 +109,12 @@ export function parseAgentConfig(
     return { ok: false, error: `--max-concurrent-probes must be an integer 1..100000, got "${maxText}"` };
   }
 
+  const credentials = parseNamespaceList(
+    "--credentials-namespaces",
+    values.get("credentials-namespaces") ?? "",
+  );
+  if (!credentials.ok) return credentials;
+
   return {
     ok: true,
     config: {
@@ -111,8 +126,25 @@ export function parseAgentConfig(
       healthBindAddress: health.address,
       logLevel,
       maxConcurrentProbes,
+      credentialsNamespaces: credentials.namespaces,
     },
   };
+}
+
+/** Parses a comma-separated list of namespace names (blanks around commas and empty items ignored). */
+function parseNamespaceList(
+  flag: string,
+  text: string,
+): { ok: true; namespaces: string[] } | { ok: false; error: string } {
+  const names = text
+    .split(",")
+    .map((n) => n.trim())
+    .filter((n) => n !== "");
+  const bad = names.find((n) => !NAMESPACE_NAME.test(n));
+  if (bad !== undefined) {
+    return { ok: false, error: `${flag} must list namespace names separated by commas, got "${bad}"` };
+  }
+  return { ok: true, namespaces: [...new Set(names)].sort() };
 }
 
 /** Parses `host:port`, `:port`, `[v6]:port`, or `0` (disabled). */

@@ -20,7 +20,12 @@ const kubeConfig = new PooledKubeConfig();
 if (config.kubeconfig) kubeConfig.loadFromFile(config.kubeconfig);
 else kubeConfig.loadFromDefault();
 
-logger.info("starting", { version: APP_VERSION, node: config.nodeName, namespace: config.namespace });
+logger.info("starting", {
+  version: APP_VERSION,
+  node: config.nodeName,
+  namespace: config.namespace,
+  credentialsNamespaces: config.credentialsNamespaces,
+});
 let agent: RunningAgent | undefined;
 // A signal before the agent runs exits at once: nothing has been written yet.
 onShutdown(async (signal) => {
@@ -34,6 +39,7 @@ try {
     namespace: config.namespace,
     logger,
     maxConcurrentProbes: config.maxConcurrentProbes,
+    credentialsNamespaces: config.credentialsNamespaces,
     metricsBindAddress: config.metricsBindAddress,
     metricsTls: config.metricsTls,
     healthBindAddress: config.healthBindAddress,

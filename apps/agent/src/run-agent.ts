@@ -25,6 +25,7 @@ import { isOwnedSlice } from "@swh/slice-writer";
 import type { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
 import { createAgentMetrics, probeModeLabel } from "./internal/agent-metrics.js";
+import { type CredentialsSecrets, startCredentialsSecrets } from "./internal/credentials-secrets.js";
 import { recordEndpointTransitions } from "./internal/endpoint-events.js";
 import { runHeartbeat } from "./internal/heartbeat.js";
 import {
@@ -57,6 +58,8 @@ export interface RunAgentOptions {
   /** Registry for /metrics; a new one with process metrics by default. */
   registry?: Registry;
   maxConcurrentProbes?: number;
+  /** Namespaces whose credentials Secrets the agent reads (ADR 0020); none by default. */
+  credentialsNamespaces?: readonly string[];
   /** How long a probe change waits for others to join it in one write. Default 5 ms. */
   coalesceMs?: number;
   /** Heartbeat renewal period; default 10 s. */
@@ -109,7 +112,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
 
   const servers: OpsServer[] = [];
   const ports: { metrics?: number; health?: number } = {};
-  const ready = () => started && !signal.aborted && informersHaveSynced(informers);
+  const ready = () =>
+    started && !signal.aborted && informersHaveSynced(informers) && credentials.hasSettled();
   try {
     if (opts.healthBindAddress) {
       // The health port has no authentication (the kubelet probes it), so it serves no metrics.
@@ -155,6 +159,14 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   const informers: AgentInformers = startAgentInformers({
     kubeConfig,
     nodeName,
+    logger: log,
+    metrics: kubeMetrics,
+    signal,
+    ...(opts.resyncMs === undefined ? {} : { resyncMs: opts.resyncMs }),
+  });
+  const credentials: CredentialsSecrets = startCredentialsSecrets({
+    kubeConfig,
+    namespaces: opts.credentialsNamespaces ?? [],
     logger: log,
     metrics: kubeMetrics,
     signal,
@@ -250,7 +262,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   };
 
   try {
-    await informersSynced(informers);
+    await Promise.all([informersSynced(informers), credentials.settled()]);
   } catch (err) {
     await stop();
     throw err;
@@ -271,7 +283,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     run: (target, probeSignal) =>
       runProbe(target.probe, probeSignal, {
         probe: probeBySpec,
-        secret: (namespace, name) => informers.secrets.get(name, namespace),
+        credentials: (namespace, name) => credentials.lookup(namespace, name),
       }),
     // A throwing callback is a bug in this file: keep probing, and make it visible.
     onError: (err) => log.error("probe result handling failed", { err }),

@@ -173,7 +173,7 @@ describe("agent", () => {
   });
 
   it("probes PostgreSQL with a credentials Secret, and shows a missing Secret as the reason", async () => {
-    const s = await scenario("pg");
+    const s = await suite.scenario("pg", { credentials: true });
     const ip = `${s.net}.5`;
     const pg = await startPostgres({ host: ip, users: [{ name: "probe", password: "probe-pw" }] });
     suite.cleanup(() => pg.stop());

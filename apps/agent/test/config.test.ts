@@ -17,6 +17,7 @@ describe("parseAgentConfig", () => {
         healthBindAddress: { host: undefined, port: 8081 },
         logLevel: "info",
         maxConcurrentProbes: 100,
+        credentialsNamespaces: [],
       },
     });
   });
@@ -50,6 +51,15 @@ describe("parseAgentConfig", () => {
     });
   });
 
+  it.each([
+    ["", []],
+    ["team-b,team-a", ["team-a", "team-b"]],
+    [" team-a , ,team-a,", ["team-a"]],
+  ])("reads --credentials-namespaces=%j as %j", (flag, namespaces) => {
+    const result = parseAgentConfig([`--credentials-namespaces=${flag}`], env);
+    expect(result).toMatchObject({ ok: true, config: { credentialsNamespaces: namespaces } });
+  });
+
   it("answers --version without needing NODE_NAME", () => {
     expect(parseAgentConfig(["--version"], {})).toEqual({ ok: true, version: true });
   });
@@ -66,6 +76,8 @@ describe("parseAgentConfig", () => {
     [["--metrics-tls-private-key-file=/k"], env, /--metrics-tls-cert-file is required/],
     [["--kubeconfig"], env, /--kubeconfig needs a value/],
     [["stray"], env, /unexpected argument "stray"/],
+    [["--credentials-namespaces=team-a,Team_B"], env, /--credentials-namespaces .* got "Team_B"/],
+    [[`--credentials-namespaces=${"a".repeat(64)}`], env, /--credentials-namespaces/],
   ] as const)("rejects %j with %j", (argv, environment, message) => {
     const result = parseAgentConfig(argv, environment);
     expect(result.ok).toBe(false);

@@ -4,6 +4,7 @@ import type { ProbeTarget } from "@swh/aggregation";
 import { POSTGRES_CREDENTIALS_SECRET_TYPE } from "@swh/crd-types";
 import { type PostgresCredentials, probeBySpec } from "@swh/probes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CredentialsLookup } from "../src/internal/credentials-secrets.js";
 import { runProbe } from "../src/internal/run-probe.js";
 import { aPostgresProbe, aTcpProbe } from "./builders.js";
 
@@ -21,8 +22,13 @@ function aTarget(probe: ProbeTarget["probe"], port: number): ProbeTarget {
 }
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
-const secretIn = (secrets: Record<string, V1Secret>) => (namespace: string, name: string) =>
-  secrets[`${namespace}/${name}`];
+// The caches of an agent that may read Secrets in namespace "db" only.
+const secretIn =
+  (secrets: Record<string, V1Secret>) =>
+  (namespace: string, name: string): CredentialsLookup =>
+    namespace === "db"
+      ? { permitted: true, secret: secrets[`${namespace}/${name}`] }
+      : { permitted: false, message: `the agent may not read Secrets in namespace ${namespace}` };
 
 describe("runProbe", () => {
   let server: Server;
@@ -45,7 +51,7 @@ describe("runProbe", () => {
   it("probes the target's own address and resolved port", async () => {
     const result = await runProbe(aTarget(aTcpProbe("http"), port), new AbortController().signal, {
       probe: probeBySpec,
-      secret: () => undefined,
+      credentials: secretIn({}),
     });
     expect(result.ok).toBe(true);
   });
@@ -60,7 +66,7 @@ describe("runProbe", () => {
           seen.push(args);
           return probeBySpec(...args);
         },
-        secret: secretIn({}),
+        credentials: secretIn({}),
       },
     );
     expect(result).toMatchObject({ ok: false, reason: "CredentialsMissing" });
@@ -71,9 +77,25 @@ describe("runProbe", () => {
   it("fails with CredentialsMissing when no Secret is named", async () => {
     const result = await runProbe(aTarget(aPostgresProbe(port), port), new AbortController().signal, {
       probe: probeBySpec,
-      secret: secretIn({}),
+      credentials: secretIn({}),
     });
     expect(result).toMatchObject({ ok: false, reason: "CredentialsMissing" });
+  });
+
+  it("fails with CredentialsNotPermitted, without connecting, in a namespace the agent may not read", async () => {
+    const seen: unknown[] = [];
+    const target = { ...aTarget(aPostgresProbe(port, "pg-creds"), port), namespace: "team-b" };
+    const secret: V1Secret = { type: POSTGRES_CREDENTIALS_SECRET_TYPE, data: { user: b64("probe") } };
+    const result = await runProbe(target, new AbortController().signal, {
+      probe: (...args) => {
+        seen.push(args);
+        return probeBySpec(...args);
+      },
+      credentials: secretIn({ "team-b/pg-creds": secret }),
+    });
+    expect(result).toMatchObject({ ok: false, reason: "CredentialsNotPermitted" });
+    expect(result.message).toContain("namespace team-b");
+    expect(seen).toEqual([]);
   });
 
   it("fails with CredentialsInvalid on a Secret it cannot use", async () => {
@@ -83,7 +105,7 @@ describe("runProbe", () => {
       new AbortController().signal,
       {
         probe: probeBySpec,
-        secret: secretIn({ "db/pg-creds": secret }),
+        credentials: secretIn({ "db/pg-creds": secret }),
       },
     );
     expect(result).toMatchObject({ ok: false, reason: "CredentialsInvalid" });
@@ -100,7 +122,7 @@ describe("runProbe", () => {
         credentials = opts?.postgresCredentials;
         return probeBySpec(address, spec, opts);
       },
-      secret: secretIn({ "db/pg-creds": secret }),
+      credentials: secretIn({ "db/pg-creds": secret }),
     });
     expect(credentials).toEqual({ user: "probe", password: "pw", tlsMode: "Disabled" });
   });

@@ -23,6 +23,7 @@ export const DEFAULT_MAX_LISTED_ENDPOINTS = 50;
 export const CONFIGURATION_REASONS: ReadonlySet<string> = new Set([
   "CredentialsMissing",
   "CredentialsInvalid",
+  "CredentialsNotPermitted",
   "PortNotFound",
   "UnsupportedMode",
 ]);

@@ -174,6 +174,26 @@ describe("computeStatus", () => {
     expect(condition(status({}), "ProbesValid")?.status).toBe("True");
   });
 
+  it("reports Secrets of a namespace no administrator enabled under ProbesValid", () => {
+    const slice = aSlice({
+      endpoints: [{ address: "10.244.1.1", ready: false }],
+      reasons: {
+        "10.244.1.1": {
+          probe: "PostgreSQL :5432",
+          reason: "CredentialsNotPermitted",
+          message: "the agent may not read Secrets in namespace team-b",
+        },
+      },
+    });
+    expect(condition(status({ slices: [slice] }), "ProbesValid")).toMatchObject({
+      status: "False",
+      reason: "InvalidProbes",
+      message: expect.stringContaining(
+        "CredentialsNotPermitted (the agent may not read Secrets in namespace team-b)",
+      ),
+    });
+  });
+
   it("reports a stale agent heartbeat only for nodes that publish this SWH", () => {
     const slices = [aSlice({ endpoints: [{ address: "10.244.1.1", node: "n1" }] })];
     expect(condition(status({ slices, staleNodes: new Set(["n2"]) }), "AgentsReporting")?.status).toBe(

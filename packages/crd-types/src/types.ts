@@ -227,6 +227,8 @@ export type ProbeFailureReason =
   | "DNSError"
   | "CredentialsMissing"
   | "CredentialsInvalid"
+  /** The agent may not read Secrets in the pod's namespace: no administrator enabled it (ADR 0020). */
+  | "CredentialsNotPermitted"
   | "PortNotFound"
   | "UnsupportedMode"
   | "NotProbedYet"

@@ -14,7 +14,13 @@ import { MANIFESTS_DIR } from "./repo-paths.js";
 
 /** Namespace the chart installs into (deploy/manifests/namespace.yaml). */
 export const INSTALL_NAMESPACE = "swh-system";
-const MANIFEST_FILES = ["namespace.yaml", "rbac-controller.yaml", "rbac-agent.yaml", "rbac-metrics.yaml"];
+const MANIFEST_FILES = [
+  "namespace.yaml",
+  "rbac-controller.yaml",
+  "rbac-agent.yaml",
+  "rbac-agent-credentials.yaml",
+  "rbac-metrics.yaml",
+];
 /** The ServiceAccount (in the install namespace) `Product` scrapes metrics as, bound to the chart's metrics-reader. */
 export const METRICS_READER = "metrics-reader";
 

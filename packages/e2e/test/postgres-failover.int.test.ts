@@ -2,11 +2,21 @@
  * The original product's PostgreSQL example end to end: a primary and a streaming replica behind a read balancer
  * (`SELECT 1`) and a write balancer (`SELECT NOT pg_is_in_recovery()`), then failover by promoting the replica.
  */
-import { CoreV1Api } from "@kubernetes/client-node";
-import { POSTGRES_CREDENTIALS_SECRET_TYPE, postgresProbe, serviceWithHealthchecks } from "@swh/crd-types";
+import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
+import {
+  CONDITION_TYPES,
+  GROUP,
+  PLURAL,
+  POSTGRES_CREDENTIALS_SECRET_TYPE,
+  postgresProbe,
+  type ServiceWithHealthchecks,
+  serviceWithHealthchecks,
+  VERSION,
+} from "@swh/crd-types";
 import {
   createNode,
   createPod,
+  enableCredentialsNamespaces,
   type PostgresServer,
   startPostgres,
   type TestCluster,
@@ -18,6 +28,8 @@ import { hasEndpoint, installProduct, Product, readEndpoints } from "../src/inde
 
 let cluster: TestCluster;
 let product: Product;
+// The databases' namespace, whose credentials Secrets an administrator let the agents read (ADR 0020).
+let namespace: string;
 const servers: PostgresServer[] = [];
 const NODES = ["pg-node-1", "pg-node-2"];
 
@@ -25,7 +37,9 @@ beforeAll(async () => {
   cluster = await testCluster();
   await installProduct(cluster);
   for (const name of NODES) await createNode(cluster.kubeConfig, { name, zone: name });
-  product = new Product(cluster);
+  namespace = await cluster.createNamespace("e2e-pg");
+  await enableCredentialsNamespaces(cluster, [namespace]);
+  product = new Product(cluster, { agentArgs: [`--credentials-namespaces=${namespace}`] });
   await product.startController();
   for (const name of NODES) await product.startAgent(name);
 });
@@ -37,7 +51,6 @@ afterAll(async () => {
 
 describe("PostgreSQL primary + replica behind read and write balancers", () => {
   it("publishes both for reads, only the primary for writes, and follows a failover", async () => {
-    const namespace = await cluster.createNamespace("e2e-pg");
     const primary = await startPostgres({
       host: "10.244.21.10",
       users: [{ name: "prober", password: "pr0be-secret" }],
@@ -120,5 +133,62 @@ describe("PostgreSQL primary + replica behind read and write balancers", () => {
       { timeoutMs: 60_000 },
     );
     expect(hasEndpoint(rows, "pg-read", "pg-1", true)).toBe(true);
+  });
+
+  it("fails a PostgreSQL probe in a namespace nobody enabled with CredentialsNotPermitted, in the SWH status", async () => {
+    const other = await cluster.createNamespace("e2e-pg-off");
+    await createPod(cluster.kubeConfig, {
+      name: "pg-0",
+      namespace: other,
+      node: NODES[0] ?? "",
+      ips: ["10.244.21.20"],
+      labels: { app: "pg" },
+      containerPorts: [{ name: "postgres", containerPort: 5432 }],
+    });
+    // A valid Secret: what stops the agent is the namespace, not the Secret.
+    await cluster.kubeConfig.makeApiClient(CoreV1Api).createNamespacedSecret({
+      namespace: other,
+      body: {
+        metadata: { name: "pg-probe" },
+        type: POSTGRES_CREDENTIALS_SECRET_TYPE,
+        stringData: { user: "prober", password: "pr0be-secret" },
+      },
+    });
+    await cluster.apply(
+      [
+        serviceWithHealthchecks(
+          { name: "pg", namespace: other },
+          {
+            selector: { app: "pg" },
+            ports: [{ name: "postgres", port: 5432, targetPort: "postgres" }],
+            healthcheck: {
+              initialDelaySeconds: 0,
+              periodSeconds: 1,
+              probes: [postgresProbe("postgres", { dbName: "prober", authSecretName: "pg-probe" })],
+            },
+          },
+        ),
+      ],
+      { namespace: other },
+    );
+    const custom = cluster.kubeConfig.makeApiClient(CustomObjectsApi);
+    const status = await waitFor("ProbesValid=False naming CredentialsNotPermitted", async () => {
+      const swh = (await custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURAL,
+        namespace: other,
+        name: "pg",
+      })) as ServiceWithHealthchecks;
+      const condition = swh.status?.conditions?.find((c) => c.type === CONDITION_TYPES.probesValid);
+      return condition?.status === "False" && condition.message.includes("CredentialsNotPermitted")
+        ? swh.status
+        : undefined;
+    });
+    expect(status?.endpoints?.list?.[0]?.ports?.[0]).toMatchObject({
+      ready: false,
+      reason: "CredentialsNotPermitted",
+    });
+    expect(status?.endpoints?.list?.[0]?.ports?.[0]?.message).toContain(`namespace ${other}`);
   });
 });

@@ -27,6 +27,7 @@ const REASONS: Record<ProbeFailureReason, true> = {
   CredentialsInvalid: true,
   PortNotFound: true,
   UnsupportedMode: true,
+  CredentialsNotPermitted: true,
   NotProbedYet: true,
   Error: true,
 };

@@ -1,4 +1,5 @@
 export { APPLY_FIELD_MANAGER, parseManifests } from "./apply.js";
+export { enableCredentialsNamespaces, renderChart } from "./chart.js";
 export {
   type ControlPlane,
   resolveBinDir,

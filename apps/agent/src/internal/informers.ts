@@ -1,7 +1,7 @@
 /**
- * The agent's watches, each narrowed server-side to what one node needs (SPEC §6): its node's Pods, the
- * credentials Secrets only, its own EndpointSlices, its own Node. SWHs and Services are watched cluster-wide
- * (small objects; an SWH in any namespace may select pods here).
+ * The agent's watches, each narrowed server-side to what one node needs (SPEC §6): its node's Pods, its own
+ * EndpointSlices, its own Node. SWHs and Services are watched cluster-wide (small objects; an SWH in any namespace
+ * may select pods here). Credentials Secrets are watched only in enabled namespaces: credentials-secrets.ts.
  */
 import {
   CoreV1Api,
@@ -12,10 +12,9 @@ import {
   type V1EndpointSlice,
   type V1Node,
   type V1Pod,
-  type V1Secret,
   type V1Service,
 } from "@kubernetes/client-node";
-import { GROUP, PLURAL, POSTGRES_CREDENTIALS_SECRET_TYPE, VERSION } from "@swh/crd-types";
+import { GROUP, PLURAL, VERSION } from "@swh/crd-types";
 import { type Informer, type KubeMetrics, type Logger, startInformer } from "@swh/kube";
 import { sliceLabelSelector } from "@swh/slice-writer";
 import type { SwhObject } from "./swh-input.js";
@@ -24,7 +23,6 @@ import type { SwhObject } from "./swh-input.js";
 export interface AgentInformers {
   pods: Informer<V1Pod>;
   swhs: Informer<SwhObject>;
-  secrets: Informer<V1Secret>;
   slices: Informer<V1EndpointSlice>;
   nodes: Informer<V1Node>;
   services: Informer<V1Service>;
@@ -52,7 +50,6 @@ export function startAgentInformers(opts: {
   };
 
   const podSelector = `spec.nodeName=${nodeName}`;
-  const secretSelector = `type=${POSTGRES_CREDENTIALS_SECRET_TYPE}`;
   const sliceSelector = sliceLabelSelector({ nodeName });
   const nodeSelector = `metadata.name=${nodeName}`;
   return {
@@ -73,13 +70,6 @@ export function startAgentInformers(opts: {
           version: VERSION,
           plural: PLURAL,
         })) as KubernetesListObject<SwhObject>,
-    }),
-    secrets: startInformer<V1Secret>({
-      ...common,
-      name: "secrets",
-      path: "/api/v1/secrets",
-      fieldSelector: secretSelector,
-      list: () => core.listSecretForAllNamespaces({ fieldSelector: secretSelector }),
     }),
     slices: startInformer<V1EndpointSlice>({
       ...common,

@@ -1,18 +1,19 @@
-import type { V1Secret } from "@kubernetes/client-node";
 import type { ProbeTarget } from "@swh/aggregation";
 import type { ProbeResult, probeBySpec } from "@swh/probes";
+import type { CredentialsLookup } from "./credentials-secrets.js";
 import { readPostgresCredentials } from "./postgres-credentials.js";
 
-/** What `runProbe` needs: the probe engine and a read of the credentials Secret cache. */
+/** What `runProbe` needs: the probe engine and a read of the credentials Secret caches. */
 export interface RunProbeDeps {
   probe: typeof probeBySpec;
-  secret(namespace: string, name: string): Readonly<V1Secret> | undefined;
+  credentials(namespace: string, name: string): CredentialsLookup;
 }
 
 /**
  * Runs one probe of `target` at its pod address. PostgreSQL credentials are read from the Secret cache at
  * each probe, so a Secret created or fixed later is picked up without restarting anything; a missing or invalid
- * Secret makes the probe fail with `CredentialsMissing`/`CredentialsInvalid` (the probe is never skipped).
+ * Secret makes the probe fail with `CredentialsMissing`/`CredentialsInvalid`, and a Secret in a namespace the agent
+ * may not read (ADR 0020) with `CredentialsNotPermitted` (the probe is never skipped: fail closed).
  */
 export async function runProbe(
   target: ProbeTarget,
@@ -31,7 +32,11 @@ export async function runProbe(
     };
   }
   const ref = { namespace: target.namespace, name: secretName };
-  const read = readPostgresCredentials(deps.secret(ref.namespace, ref.name), ref);
+  const lookup = deps.credentials(ref.namespace, ref.name);
+  if (!lookup.permitted) {
+    return { ok: false, reason: "CredentialsNotPermitted", message: lookup.message, durationMs: 0 };
+  }
+  const read = readPostgresCredentials(lookup.secret, ref);
   if (!read.ok) return { ok: false, reason: read.reason, message: read.message, durationMs: 0 };
   return deps.probe(address, target.probe, { signal, postgresCredentials: read.credentials });
 }

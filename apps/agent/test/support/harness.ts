@@ -1,7 +1,8 @@
 /**
  * Integration-test harness for the agent: installs the CRD and the agent's RBAC exactly as deploy/manifests
  * ships them, runs agents in-process as the `swh-agent` ServiceAccount, and gives tests small helpers to create
- * SWHs, Services and backends and to read what the slices say.
+ * SWHs, Services and backends and to read what the slices say. Namespaces whose credentials Secrets an agent may
+ * read get the RoleBinding the chart renders (`enableCredentialsNamespaces` of @swh/testenv).
  */
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -41,6 +42,7 @@ export async function installAgent(cluster: TestCluster): Promise<void> {
   await cluster.apply(manifest("namespace.yaml"));
   await cluster.apply([crdManifest()]);
   await cluster.apply(manifest("rbac-agent.yaml"));
+  await cluster.apply(manifest("rbac-agent-credentials.yaml"));
   const custom = cluster.kubeConfig.makeApiClient(CustomObjectsApi);
   await waitFor("the SWH resource to be served", async () => {
     await custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL });
@@ -76,7 +78,7 @@ export function testLogger(): { logger: Logger; lines: string[] } {
 export async function startAgent(
   kubeConfig: KubeConfig,
   nodeName: string,
-  extra: { heartbeatIntervalMs?: number } = {},
+  extra: { heartbeatIntervalMs?: number; credentialsNamespaces?: readonly string[] } = {},
 ): Promise<RunningAgent & { logs: string[] }> {
   const { logger, lines } = testLogger();
   const agent = await runAgent({
@@ -88,6 +90,7 @@ export async function startAgent(
     metricsBindAddress: { host: "127.0.0.1", port: 0 },
     healthBindAddress: undefined,
     heartbeatIntervalMs: extra.heartbeatIntervalMs ?? 1_000,
+    credentialsNamespaces: extra.credentialsNamespaces ?? [],
     resyncMs: 30_000,
   });
   return Object.assign(agent, { logs: lines });

@@ -7,6 +7,7 @@ import type { ProbeSpec } from "@swh/crd-types";
 import {
   createNode,
   createPod,
+  enableCredentialsNamespaces,
   type PodSpecLite,
   type TestCluster,
   testCluster,
@@ -30,7 +31,11 @@ export interface AgentSuite {
   agentKubeConfig: KubeConfig;
   /** Registers a cleanup run after the current test (last in, first out). */
   cleanup(fn: () => Promise<unknown>): void;
-  scenario(prefix: string): Promise<Scenario>;
+  /**
+   * A fresh namespace, node and agent. `credentials: true` enables the namespace's credentials Secrets for its
+   * agent as an administrator would with the chart (RoleBinding + flag).
+   */
+  scenario(prefix: string, opts?: { credentials?: boolean }): Promise<Scenario>;
 }
 
 export interface Scenario {
@@ -77,13 +82,16 @@ export function agentSuite(firstOctet: number): AgentSuite {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  suite.scenario = async (prefix) => {
+  suite.scenario = async (prefix, opts = {}) => {
     const { cluster, admin } = suite;
     const namespace = await cluster.createNamespace(prefix);
     const node = `n-${namespace}`;
     await createNode(cluster.kubeConfig, { name: node, zone: "zone-a" });
     const net = `10.244.${octet++}`;
-    const agent = await startAgent(suite.agentKubeConfig, node);
+    if (opts.credentials) await enableCredentialsNamespaces(cluster, [namespace]);
+    const agent = await startAgent(suite.agentKubeConfig, node, {
+      credentialsNamespaces: opts.credentials ? [namespace] : [],
+    });
     suite.cleanup(() => agent.stop());
     const slices = () => admin.slices(namespace);
     return {
