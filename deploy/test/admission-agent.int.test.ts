@@ -21,7 +21,9 @@ import {
   KIND,
   LABEL_MANAGED_BY,
   MANAGED_BY,
+  ownerReferenceTo,
   PLURAL,
+  type ServiceWithHealthchecks,
   VERSION,
 } from "@swh/crd-types";
 import { createLogger } from "@swh/kube";
@@ -85,12 +87,7 @@ describe("the agent with its pod-bound token under the admission policies", () =
       labels: { app: "web" },
       containerPorts: [{ name: "http", containerPort: PORT }],
     });
-    const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
-    await core.createNamespacedService({
-      namespace,
-      body: { metadata: { name: "web" }, spec: { ports: [{ name: "http", port: 80, protocol: "TCP" }] } },
-    });
-    await cluster.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+    const swh = (await cluster.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
       group: GROUP,
       version: VERSION,
       plural: PLURAL,
@@ -108,6 +105,14 @@ describe("the agent with its pod-bound token under the admission policies", () =
             probes: [{ mode: "TCP", tcp: { targetPort: PORT } }],
           },
         },
+      },
+    })) as ServiceWithHealthchecks;
+    // The Service the controller would create: the agent publishes only for a Service the SWH controls (ADR 0014).
+    await cluster.kubeConfig.makeApiClient(CoreV1Api).createNamespacedService({
+      namespace,
+      body: {
+        metadata: { name: "web", ownerReferences: [ownerReferenceTo(swh)] },
+        spec: { ports: [{ name: "http", port: 80, protocol: "TCP" }] },
       },
     });
 

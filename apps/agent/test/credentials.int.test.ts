@@ -80,7 +80,8 @@ describe("credentials Secrets", () => {
         ports: [{ name: "pg", port: 5432, targetPort: 5432 }],
         healthcheck: {
           initialDelaySeconds: 0,
-          periodSeconds: 1,
+          // The timeout may not exceed the period.
+          periodSeconds: 2,
           probes: [
             {
               mode: "PostgreSQL",
