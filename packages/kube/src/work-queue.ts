@@ -55,12 +55,14 @@ export type Worker<K extends string> = (key: K, ctx: WorkContext) => Promise<Wor
 /** Why a key was dropped without a retry. */
 export type DropKind = "terminal" | "retry_limit";
 
-/** What `onDropped` is told: the key, why, how many runs failed in a row and the last error. */
+/** What `onDropped` is told: the key, why, how many runs failed in a row, the last error and the run's logger. */
 export interface DroppedKey<K extends string> {
   key: K;
   kind: DropKind;
   failures: number;
   error: unknown;
+  /** The logger of the run that failed last (its lines carry that run's `reconcileID`). */
+  logger: Logger;
 }
 
 /** Construction options of `WorkQueue`; the clock and backoff are injectable so tests drive retries. */
@@ -277,7 +279,7 @@ export class WorkQueue<K extends string> {
       { failures, kind, err },
     );
     try {
-      await this.#onDropped?.({ key, kind, failures, error: err });
+      await this.#onDropped?.({ key, kind, failures, error: err, logger });
     } catch (e) {
       logger.error("reporting a dropped work item failed", { err: e });
     }
