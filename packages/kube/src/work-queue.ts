@@ -272,12 +272,13 @@ export class WorkQueue<K extends string> {
     // Forgotten: the next event starts from a fresh backoff.
     this.#failures.delete(key);
     this.#metrics?.queueDropped.inc({ queue: this.name, kind });
-    logger.warn(
-      kind === "terminal"
-        ? "work item failed and cannot succeed by retrying; dropped until it changes"
-        : "work item failed too often; dropped until it changes",
-      { failures, kind, err },
-    );
+    // A terminal error is about the object, which its worker reports where users look (status, Event,
+    // de-duplicated warnings); at debug here, so an object re-added on every event does not repeat it at warn.
+    if (kind === "terminal") {
+      logger.debug("work item cannot succeed by retrying; dropped until it is added again", { err });
+    } else {
+      logger.warn("work item failed too often; dropped until it is added again", { failures, err });
+    }
     try {
       await this.#onDropped?.({ key, kind, failures, error: err, logger });
     } catch (e) {

@@ -59,7 +59,7 @@ async function drain(clock: FakeClock, max = 100): Promise<number> {
 
 describe("WorkQueue failures", () => {
   it("does not retry a key whose worker throws a TerminalError, and reports it once", async () => {
-    const { clock, q, dropped, counter } = harness();
+    const { clock, q, dropped, counter, lines } = harness();
     let runs = 0;
     const stop = new AbortController();
     const done = q.run(
@@ -78,6 +78,11 @@ describe("WorkQueue failures", () => {
     expect(dropped[0]?.error).toBeInstanceOf(TerminalError);
     expect(await counter("swh_workqueue_dropped_total", { queue: "test", kind: "terminal" })).toBe(1);
     expect(await counter("swh_workqueue_retries_total", { queue: "test" })).toBe(0);
+    expect(lines.filter((l) => l.level !== "debug")).toEqual([]); // the worker reports the object problem
+    expect(lines.find((l) => String(l.msg).startsWith("work item cannot succeed"))).toMatchObject({
+      item: "ns/bad",
+      err: { name: "TerminalError", message: "spec.ports[0].port: not a number" },
+    });
     // An event adds it again: it runs again.
     q.add("ns/bad");
     await drain(clock);
@@ -167,12 +172,12 @@ describe("WorkQueue failures", () => {
     expect(dropped).toHaveLength(1);
     expect(dropped[0]?.error).toBeInstanceOf(WorkTimeoutError);
     expect(await counter("swh_workqueue_dropped_total", { queue: "test", kind: "retry_limit" })).toBe(1);
-    expect(lines.find((l) => l.msg === "work item failed too often; dropped until it changes")).toMatchObject(
-      {
-        item: "slow",
-        err: { name: "WorkTimeoutError" },
-      },
-    );
+    expect(
+      lines.find((l) => l.msg === "work item failed too often; dropped until it is added again"),
+    ).toMatchObject({
+      item: "slow",
+      err: { name: "WorkTimeoutError" },
+    });
     stop.abort();
     await done;
   });
