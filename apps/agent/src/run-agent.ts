@@ -18,6 +18,7 @@ import {
   type OpsServer,
   startHealthServer,
   startMetricsServer,
+  type WorkContext,
   WorkQueue,
 } from "@swh/kube";
 import { ProbeScheduler, probeBySpec } from "@swh/probes";
@@ -314,7 +315,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
 
   const zoneOf = (node: string) => informers.nodes.get(node)?.metadata?.labels?.[LABEL_TOPOLOGY_ZONE];
   const publications = new PublicationLog(log, metrics.endpointsWithheld);
-  const work = async (key: string): Promise<void> => {
+  const work = async (key: string, { logger }: WorkContext): Promise<void> => {
     if (key === TARGETS) {
       tracker.sync(planTargets());
       metrics.probeTargets.set(tracker.size);
@@ -339,13 +340,13 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
         };
       },
       write: async (request) => {
-        const result = await writeSlices(request, { api: sliceApi, nodeName, metrics, logger: log });
+        const result = await writeSlices(request, { api: sliceApi, nodeName, metrics, logger });
         if (!result) return;
         written.recordWrites(request.swh.namespace, result.written, result.deleted);
         pacer.recordWrite(swhKeyOf(request.swh), Date.now());
       },
       transitions: (swh, transitions) =>
-        recordEndpointTransitions(swh, transitions, { events, metrics, logger: log }),
+        recordEndpointTransitions(swh, transitions, { events, metrics, logger }),
       issues: (swh, issues) => problems.probeIssues(swh, issues),
       unprocessable: (swh, error) => problems.unprocessableSwh(swh, swh.spec, error),
       endpoints: (ref, counts) => {

@@ -1,5 +1,6 @@
 import type { V1Service } from "@kubernetes/client-node";
 import { ownerReferenceTo } from "@swh/crd-types";
+import { TerminalError } from "@swh/kube";
 import { describe, expect, it } from "vitest";
 import { seedPrecedingProbes } from "../src/internal/seed-probe-states.js";
 import { swhInputFromObject } from "../src/internal/swh-input.js";
@@ -182,7 +183,8 @@ describe("reconcileSwh", () => {
     expect(plan.targets.map((t) => plan.users.get(t.id)?.map((u) => u.name))).toEqual([["web"]]);
     for (const t of plan.targets) world.states.set(t.id, { passing: true });
 
-    await world.reconcile("shop/bad");
+    // A TerminalError: the queue does not retry it until it is added again.
+    await expect(world.reconcile("shop/bad")).rejects.toThrow(TerminalError);
     await world.reconcile("shop/web");
     expect(world.unprocessable.map((u) => u.swh.name)).toEqual(["bad"]);
     expect(world.slices.map((s) => s.metadata?.labels?.["kubernetes.io/service-name"])).toEqual(["web"]);

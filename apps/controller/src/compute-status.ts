@@ -208,6 +208,42 @@ export function computeInvalidSpecStatus(
   return status;
 }
 
+/** Reason of the `Reconciled` condition the controller writes when it stopped retrying an SWH (ADR 0022). */
+export const RECONCILE_FAILED_REASON = "ReconcileFailed";
+
+/**
+ * `previous` with a `Reconciled` condition (False, `ReconcileFailed`, `message`) in place of any earlier one:
+ * everything else is kept as stored, since the failed reconcile established nothing new. `computeStatus` never
+ * produces the condition, so the next successful reconcile removes it.
+ */
+export function withReconcileFailed(
+  swh: Readonly<ServiceWithHealthchecks>,
+  previous: Readonly<ControllerStatus> | undefined,
+  message: string,
+  now: Timestamp,
+): ControllerStatus {
+  const status = structuredClone((previous ?? {}) as ControllerStatus);
+  const others = (status.conditions ?? []).filter((c) => c.type !== CONDITION_TYPES.reconciled);
+  const [failed] = withTransitionTimes(
+    previous?.conditions,
+    [{ type: CONDITION_TYPES.reconciled, status: "False", reason: RECONCILE_FAILED_REASON, message }],
+    now,
+    swh.metadata.generation,
+  );
+  status.conditions = failed === undefined ? others : [...others, failed];
+  return status;
+}
+
+/** `next` with the `Reconciled` condition of `previous` carried over, if it had one (see `withReconcileFailed`). */
+export function keepReconcileFailed(
+  previous: Readonly<ControllerStatus> | undefined,
+  next: ControllerStatus,
+): ControllerStatus {
+  const failed = previous?.conditions?.find((c) => c.type === CONDITION_TYPES.reconciled);
+  if (failed === undefined) return next;
+  return { ...next, conditions: [...(next.conditions ?? []), structuredClone(failed)] };
+}
+
 /** True when writing `next` would change nothing in `stored` (absent and empty values count as equal). */
 export function sameStatus(
   stored: Readonly<ControllerStatus> | undefined,

@@ -31,7 +31,10 @@ export interface NodeReconcileDeps {
   logger: Logger;
   now(): Date;
   notReadyGraceMs: number;
-  /** The leadership term's signal: aborted the moment this replica stops leading; every delete carries it. */
+  /**
+   * Aborted the moment this replica stops leading or the run exceeds its deadline (the queue's, ADR 0022); every
+   * delete carries it.
+   */
   signal: AbortSignal;
 }
 

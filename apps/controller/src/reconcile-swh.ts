@@ -12,14 +12,16 @@ import {
   SERVICE_PROBLEMS,
   type ServiceWithHealthchecks,
 } from "@swh/crd-types";
-import type { Logger, WorkResult } from "@swh/kube";
+import { type DroppedKey, type Logger, TerminalError, type WorkResult } from "@swh/kube";
 import {
   type ControllerStatus,
   computeInvalidSpecStatus,
   computeStatus,
   INVALID_SPEC_REASON,
+  keepReconcileFailed,
   type ServiceSyncOutcome,
   sameStatus,
+  withReconcileFailed,
 } from "./compute-status.js";
 import { conditionChanges } from "./conditions.js";
 import { type ControllerApi, describeApiError, httpStatusOf } from "./controller-api.js";
@@ -49,9 +51,13 @@ export interface SwhReconcileDeps {
   api: ControllerApi;
   events: EventRecorderLike;
   metrics: ControllerMetrics;
+  /** The run's logger (the queue's: its lines carry the run's `reconcileID`). */
   logger: Logger;
   now(): Date;
-  /** The leadership term's signal: aborted the moment this replica stops leading; every write carries it. */
+  /**
+   * Aborted the moment this replica stops leading (every write carries it) — and, for a reconcile run by the
+   * queue, when the run exceeds its deadline.
+   */
   signal: AbortSignal;
   /**
    * The status this controller last wrote per SWH key (see `WrittenStatus`): until the informer delivers the
@@ -94,8 +100,8 @@ export class ServiceWriteError extends Error {
  * Reconciles the SWH `key`. A conflict (409: our cache is behind) asks for a quick requeue; a failed Service
  * write is reported in status and then rejected so the queue retries with backoff. An SWH whose stored shape the
  * computation cannot handle (it throws) gets an `InvalidSpec` status naming the first bad field and a Warning
- * Event, its Service is left as it is, and it is not retried until it changes: one bad object never stops or
- * slows the others (ADR 0015).
+ * Event, its Service is left as it is, and the reconcile throws a `TerminalError`, so the queue does not retry it
+ * until it changes: one bad object never stops or slows the others (ADR 0015, ADR 0022).
  */
 export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise<WorkResult> {
   const [namespace = "", name = ""] = key.split("/", 2);
@@ -119,17 +125,13 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
   // Each write stops when leadership ends or after WRITE_TIMEOUT_MS, whichever comes first.
   const writeSignal = () => AbortSignal.any([deps.signal, AbortSignal.timeout(WRITE_TIMEOUT_MS)]);
   // Only the pure computations are guarded: an API error must keep its retry, a malformed object cannot use one.
-  const invalid = (error: unknown): Promise<WorkResult> => {
+  const invalid = async (error: unknown): Promise<WorkResult> => {
     const problem = describeUnprocessableSpec(swh.spec, error);
-    log.warn("SWH cannot be processed; left as it is until it changes", { problem });
-    return publishStatus(
-      key,
-      swh,
-      ref,
-      computeInvalidSpecStatus(swh, problem, deps.now()),
-      deps,
-      writeSignal,
-    );
+    const status = computeInvalidSpecStatus(swh, problem, deps.now());
+    const result = await publishStatus(key, swh, ref, () => status, deps, writeSignal);
+    // A 409 still asks for a look once the cache caught up; otherwise the queue logs this and does not retry.
+    if (result !== undefined) return result;
+    throw new TerminalError(`SWH cannot be processed; left as it is until it changes: ${problem}`);
   };
   const stored = deps.getService(namespace, name);
   let plan: ServicePlan;
@@ -203,7 +205,10 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
     (endpoints?.total ?? 0) - (endpoints?.ready ?? 0),
   );
 
-  const result = await publishStatus(key, swh, ref, status, deps, writeSignal);
+  // A reconcile that fails anyway keeps the failure the queue reported (else each report would be undone here).
+  const build = (previous: ControllerStatus | undefined) =>
+    writeError === undefined ? status : keepReconcileFailed(previous, status);
+  const result = await publishStatus(key, swh, ref, build, deps, writeSignal);
   if (writeError !== undefined)
     throw new ServiceWriteError(`writing Service ${key} failed: ${describeApiError(writeError)}`, {
       cause: writeError,
@@ -212,16 +217,43 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
 }
 
 /**
- * Patches `status` unless it equals the stored one (or the one we wrote and the informer has not delivered yet),
- * over the resourceVersion it was computed from (a 409 asks for a requeue, ADR 0019),
- * then records an Event per condition change. A status naming an invalid spec records a Warning `InvalidSpec`
- * Event when written, so even a new SWH (whose first conditions are no change) gets one.
+ * Shows in status why the queue dropped the SWH `key` (ADR 0022): a `Reconciled` condition, False with reason
+ * `ReconcileFailed` and the last error (`describeApiError`: the API server's message, at most 600 characters; the
+ * controller reads no Secrets), plus a Warning Event. A terminal error needs no report (it wrote its own status).
+ */
+export async function reportReconcileFailure(
+  dropped: DroppedKey<string>,
+  deps: SwhReconcileDeps,
+): Promise<void> {
+  if (dropped.kind !== "retry_limit") return;
+  const [namespace = "", name = ""] = dropped.key.split("/", 2);
+  const swh = deps.getSwh(namespace, name);
+  if (swh === undefined || swh.metadata.deletionTimestamp !== undefined) return;
+  const ref = { apiVersion: swh.apiVersion, kind: swh.kind, name, namespace, uid: swh.metadata.uid ?? "" };
+  const message = `failed ${dropped.failures} times in a row, retried again when the SWH, its Service or its slices change: ${describeApiError(dropped.error)}`;
+  const writeSignal = () => AbortSignal.any([deps.signal, AbortSignal.timeout(WRITE_TIMEOUT_MS)]);
+  await publishStatus(
+    dropped.key,
+    swh,
+    ref,
+    (previous) => withReconcileFailed(swh, previous, message, deps.now()),
+    deps,
+    writeSignal,
+  );
+}
+
+/**
+ * Patches the status `build` returns from the stored one (or the one we wrote and the informer has not delivered
+ * yet) unless it equals it, over the resourceVersion it was computed from (a 409 asks for a requeue, ADR 0019),
+ * then records an Event per condition change. A status naming an invalid spec or a failed reconcile records a
+ * Warning Event (`InvalidSpec`, `ReconcileFailed`) when written, so even a new SWH (whose first conditions are no
+ * change) gets one.
  */
 async function publishStatus(
   key: string,
   swh: Readonly<ServiceWithHealthchecks>,
   ref: Parameters<EventRecorderLike["record"]>[0],
-  status: ControllerStatus,
+  build: (previous: ControllerStatus | undefined) => ControllerStatus,
   deps: SwhReconcileDeps,
   writeSignal: () => AbortSignal,
 ): Promise<WorkResult> {
@@ -234,6 +266,7 @@ async function publishStatus(
     nowMs - written.at < WRITTEN_STATUS_TTL_MS;
   if (!pending) deps.writtenStatus.delete(key);
   const previous = pending ? written.status : (swh.status as ControllerStatus | undefined);
+  const status = build(previous);
   if (sameStatus(previous, status)) return;
   // Written only over the version the status was computed from: a newer leader's write is never overwritten.
   const basis = pending ? written.resourceVersion : swh.metadata.resourceVersion;
@@ -261,6 +294,8 @@ async function publishStatus(
   if (invalid !== undefined && !changes.some((c) => c.type === CONDITION_TYPES.ready)) {
     deps.events.record(ref, "Warning", INVALID_SPEC_REASON, invalid.message);
   }
+  const failed = status.conditions?.find((c) => c.type === CONDITION_TYPES.reconciled);
+  if (failed !== undefined) deps.events.record(ref, "Warning", failed.reason, failed.message);
   for (const change of changes) {
     if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough
     const type = change.to === "True" ? "Normal" : "Warning";

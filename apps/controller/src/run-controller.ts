@@ -25,10 +25,13 @@ import {
   VERSION,
 } from "@swh/crd-types";
 import {
+  type DroppedKey,
   type Informer,
+  isTerminalError,
   type KubeMetrics,
   type Logger,
   startInformer,
+  type WorkContext,
   WorkQueue,
   type WorkResult,
 } from "@swh/kube";
@@ -37,7 +40,12 @@ import type { Registry } from "prom-client";
 import { type ControllerApi, createControllerApi } from "./controller-api.js";
 import { type ControllerMetrics, createControllerMetrics } from "./controller-metrics.js";
 import { reconcileNode } from "./reconcile-node.js";
-import { type EventRecorderLike, reconcileSwh, type SwhReconcileDeps } from "./reconcile-swh.js";
+import {
+  type EventRecorderLike,
+  reconcileSwh,
+  reportReconcileFailure,
+  type SwhReconcileDeps,
+} from "./reconcile-swh.js";
 import { SliceIndex, swhKeyOfView } from "./slice-index.js";
 import { APP_VERSION } from "./version.js";
 
@@ -70,6 +78,10 @@ export interface ControllerOptions {
   api?: ControllerApi;
   now?: () => Date;
   resyncMs?: number;
+  /** Deadline of one reconcile (its writes are aborted after it); default the queue's 30 s (ADR 0022). */
+  reconcileTimeoutMs?: number;
+  /** Failed retries in a row after which a key waits for its next event; default the queue's 15 (ADR 0022). */
+  maxRetries?: number;
 }
 
 /** A running controller. */
@@ -139,8 +151,20 @@ export function runController(opts: ControllerOptions): RunningController {
   });
   const informers = [swhs, services, slices, nodes, leases];
 
-  const swhQueue = new WorkQueue<string>({ name: "swh", metrics: opts.kubeMetrics, logger: log });
-  const nodeQueue = new WorkQueue<string>({ name: "node", metrics: opts.kubeMetrics, logger: log });
+  const queueOptions = {
+    metrics: opts.kubeMetrics,
+    logger: log,
+    ...(opts.reconcileTimeoutMs === undefined ? {} : { timeoutMs: opts.reconcileTimeoutMs }),
+    ...(opts.maxRetries === undefined ? {} : { maxRetries: opts.maxRetries }),
+  };
+  // Set while leading: an SWH the queue stops retrying gets its last error in status.
+  let reportDropped: ((dropped: DroppedKey<string>) => Promise<void>) | undefined;
+  const swhQueue = new WorkQueue<string>({
+    name: "swh",
+    ...queueOptions,
+    onDropped: (dropped) => reportDropped?.(dropped),
+  });
+  const nodeQueue = new WorkQueue<string>({ name: "node", ...queueOptions });
   const index = new SliceIndex();
   const staleNodes = new Set<string>();
   const notReadyNodes = new Set<string>();
@@ -196,19 +220,20 @@ export function runController(opts: ControllerOptions): RunningController {
         nodeQueue.add(node);
       const work = <K extends string>(
         queue: WorkQueue<K>,
-        fn: (key: K) => Promise<WorkResult>,
+        fn: (key: K, ctx: WorkContext) => Promise<WorkResult>,
         concurrency: number,
         timed: boolean,
       ) =>
         queue.run(
-          async (key) => {
+          async (key, ctx) => {
             // swh_reconcile_duration_seconds is about SWHs (deploy/METRICS.md); errors count both queues.
             const end = timed ? metrics.reconcileDuration.startTimer() : () => 0;
             try {
-              return await fn(key);
+              return await fn(key, ctx);
             } catch (err) {
-              // The queue logs the failure and retries with backoff.
-              metrics.reconcileErrors.inc();
+              // The queue logs the failure and retries with backoff; a terminal error (a malformed object,
+              // reported in its status) is counted by the queue's swh_workqueue_dropped_total only.
+              if (!isTerminalError(err)) metrics.reconcileErrors.inc();
               throw err;
             } finally {
               end();
@@ -216,30 +241,26 @@ export function runController(opts: ControllerOptions): RunningController {
           },
           { concurrency, signal },
         );
+      const swhDeps = (logger: Logger, runSignal: AbortSignal): SwhReconcileDeps => ({
+        getSwh: (ns, name) => swhs.get(name, ns) as Readonly<ServiceWithHealthchecks> | undefined,
+        getService: (ns, name) => services.get(name, ns),
+        slicesOf: (key) => index.forSwh(key),
+        staleNodes: () => staleNodes,
+        notReadyNodes: () => notReadyNodes,
+        api,
+        events: opts.events,
+        metrics,
+        logger,
+        now,
+        writtenStatus,
+        signal: runSignal,
+      });
+      reportDropped = (dropped) => reportReconcileFailure(dropped, swhDeps(dropped.logger, signal));
       await Promise.all([
-        work(
-          swhQueue,
-          (key) =>
-            reconcileSwh(key, {
-              getSwh: (ns, name) => swhs.get(name, ns) as Readonly<ServiceWithHealthchecks> | undefined,
-              getService: (ns, name) => services.get(name, ns),
-              slicesOf: (key) => index.forSwh(key),
-              staleNodes: () => staleNodes,
-              notReadyNodes: () => notReadyNodes,
-              api,
-              events: opts.events,
-              metrics,
-              logger: log,
-              now,
-              writtenStatus,
-              signal,
-            }),
-          SWH_WORKERS,
-          true,
-        ),
+        work(swhQueue, (key, ctx) => reconcileSwh(key, swhDeps(ctx.logger, ctx.signal)), SWH_WORKERS, true),
         work(
           nodeQueue,
-          (name) =>
+          (name, ctx) =>
             reconcileNode(name, {
               getNode: (n) => nodes.get(n),
               getLease: (n) => leases.get(n, opts.namespace),
@@ -250,10 +271,10 @@ export function runController(opts: ControllerOptions): RunningController {
               api,
               events: opts.events,
               metrics,
-              logger: log,
+              logger: ctx.logger,
               now,
               notReadyGraceMs: opts.nodeNotReadyGraceMs,
-              signal,
+              signal: ctx.signal,
             }),
           1,
           false,
@@ -262,6 +283,7 @@ export function runController(opts: ControllerOptions): RunningController {
     };
     const clearLeaderOnly = () => {
       leading = false;
+      reportDropped = undefined;
       opts.kubeMetrics.leader.set(0);
       metrics.serviceEndpoints.reset();
       metrics.heartbeatStale.reset();

@@ -1,5 +1,5 @@
 import type { V1Service } from "@kubernetes/client-node";
-import { createLogger } from "@swh/kube";
+import { createLogger, TerminalError } from "@swh/kube";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { ControllerApi } from "../src/controller-api.js";
@@ -179,7 +179,8 @@ describe("reconcileSwh", () => {
     async (field, spec) => {
       const { api, calls } = fakeApi();
       const d = deps({ api, getSwh: () => aSwh(spec as never, { resourceVersion: "7" }) });
-      await expect(reconcileSwh("ns/web", d)).resolves.toBeUndefined();
+      // A TerminalError: the queue does not retry it until the SWH changes.
+      await expect(reconcileSwh("ns/web", d)).rejects.toThrow(TerminalError);
       expect(calls.map((c) => c.op).filter((op) => op !== "createService")).toEqual(["patchStatus"]);
       const patch = calls.find((c) => c.op === "patchStatus")?.arg as {
         patch: { conditions: { type: string; status: string; reason: string; message: string }[] };

@@ -308,13 +308,18 @@ export interface ServiceWithHealthchecks {
   status?: ServiceWithHealthchecksStatus;
 }
 
-/** Condition types of the status (SPEC §2.3). `ChildServiceReady` mirrors `ServiceReady` for compatibility. */
+/**
+ * Condition types of the status (SPEC §2.3). `ChildServiceReady` mirrors `ServiceReady` for compatibility.
+ * `Reconciled` is present only while the controller has stopped retrying an SWH that keeps failing: `False`,
+ * reason `ReconcileFailed`, the last error as message; the next successful reconcile removes it (ADR 0022).
+ */
 export const CONDITION_TYPES = {
   ready: "Ready",
   serviceReady: "ServiceReady",
   childServiceReady: "ChildServiceReady",
   probesValid: "ProbesValid",
   agentsReporting: "AgentsReporting",
+  reconciled: "Reconciled",
 } as const;
 
 export type { PostgresTlsMode };

@@ -73,13 +73,20 @@ export {
   watchCertificateFiles,
 } from "./serving-certificate.js";
 export { onShutdown, type ShutdownOptions } from "./shutdown.js";
+export { isTerminalError, TerminalError } from "./terminal-error.js";
 export { fullBucket, type TokenBucketPolicy, type TokenBucketState, takeToken } from "./token-bucket.js";
 export { TtlCache } from "./ttl-cache.js";
 export {
+  DEFAULT_MAX_RETRIES,
   DEFAULT_QUEUE_BACKOFF,
+  DEFAULT_WORK_TIMEOUT_MS,
+  type DropKind,
+  type DroppedKey,
   type RunOptions,
+  type WorkContext,
   type Worker,
   WorkQueue,
   type WorkQueueOptions,
   type WorkResult,
+  WorkTimeoutError,
 } from "./work-queue.js";

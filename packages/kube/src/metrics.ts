@@ -12,6 +12,8 @@ export interface KubeMetrics {
   readonly queueDepth: Gauge<"queue">;
   /** `swh_workqueue_retries_total{queue}`: keys re-queued with backoff after a failure. */
   readonly queueRetries: Counter<"queue">;
+  /** `swh_workqueue_dropped_total{queue,kind}`: keys dropped without a retry: `terminal` or `retry_limit`. */
+  readonly queueDropped: Counter<"queue" | "kind">;
   /** `swh_leader`: 1 while this process holds the leader Lease. */
   readonly leader: Gauge;
   /** `swh_events_total{result}`: Events by outcome (created, patched, dropped, failed). */
@@ -45,6 +47,12 @@ export function createKubeMetrics(registry: Registry): KubeMetrics {
       name: "swh_workqueue_retries_total",
       help: "Keys re-queued with backoff after the worker failed.",
       labelNames: ["queue"],
+      registers,
+    }),
+    queueDropped: new Counter({
+      name: "swh_workqueue_dropped_total",
+      help: "Failed keys not retried until their next event: a terminal error, or the retry limit reached.",
+      labelNames: ["queue", "kind"],
       registers,
     }),
     leader: new Gauge({

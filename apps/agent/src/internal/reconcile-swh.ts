@@ -14,6 +14,7 @@ import {
   type SwhInput,
 } from "@swh/aggregation";
 import { endpointPublication, type Publication } from "@swh/crd-types";
+import { TerminalError } from "@swh/kube";
 import type { ServiceLabels } from "@swh/slice-writer";
 import { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
 import { type SwhObject, swhInputFromObject } from "./swh-input.js";
@@ -64,8 +65,9 @@ export interface ReconcileDeps {
  * node's pods and probe states — or, while its Service is not one it controls (`endpointPublication`, ADR 0014),
  * to carry nothing: the slices this node wrote for that name are deleted and none are written. A deleted SWH needs
  * nothing here: its slices carry an ownerReference and the garbage collector removes them. An SWH whose
- * aggregation throws is reported and left alone — its slices stay as they are and it is not retried until it
- * changes (level-based: retrying the same object cannot succeed).
+ * aggregation throws is reported and left alone — its slices stay as they are and the reconcile throws a
+ * `TerminalError`, so the queue does not retry it until it is added again (retrying the same object cannot
+ * succeed; ADR 0022).
  */
 export async function reconcileSwh(key: string, deps: ReconcileDeps): Promise<void> {
   const [namespace = "", name = ""] = key.split("/", 2);
@@ -89,7 +91,9 @@ export async function reconcileSwh(key: string, deps: ReconcileDeps): Promise<vo
       });
     } catch (error) {
       deps.unprocessable(swh, error);
-      return;
+      throw new TerminalError(`SWH ${key} cannot be processed; its slices are left as they are`, {
+        cause: error,
+      });
     }
     groups = aggregation.groups;
     deps.issues(swh, aggregation.issues);
