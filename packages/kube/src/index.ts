@@ -21,6 +21,7 @@ export {
   parseMetricsTlsFlags,
   splitHostPort,
 } from "./flags.js";
+export { type HeartbeatOptions, renewHeartbeat, runHeartbeat } from "./heartbeat.js";
 export { type HealthServerOptions, startHealthServer } from "./health-server.js";
 export {
   type Informer,
@@ -83,3 +84,4 @@ export {
   type WorkQueueOptions,
   type WorkResult,
 } from "./work-queue.js";
+export { DEFAULT_WRITE_PACE, WritePacer } from "./write-pacer.js";
