@@ -21,8 +21,8 @@ export {
   parseMetricsTlsFlags,
   splitHostPort,
 } from "./flags.js";
-export { type HeartbeatOptions, renewHeartbeat, runHeartbeat } from "./heartbeat.js";
 export { type HealthServerOptions, startHealthServer } from "./health-server.js";
+export { type HeartbeatOptions, renewHeartbeat, runHeartbeat } from "./heartbeat.js";
 export {
   type Informer,
   type InformerEvent,

@@ -95,7 +95,11 @@ export async function runLeaderElection(opts: LeaderElectionOptions): Promise<vo
     const transitions = lease.spec?.leaseTransitions ?? 0;
     const acquiredAt = holder === opts.identity ? lease.spec?.acquireTime : undefined;
     try {
-      const renewed = fields(acquiredAt ?? now, now, holder === opts.identity ? transitions : transitions + 1);
+      const renewed = fields(
+        acquiredAt ?? now,
+        now,
+        holder === opts.identity ? transitions : transitions + 1,
+      );
       observe(await replaceLease(api, ref, lease, renewed));
       lastLeader = opts.identity;
       return "ok";
