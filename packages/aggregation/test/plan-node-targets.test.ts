@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffTargets, planNodeTargets, type ProbeTarget, targetSchedule } from "../src/index.js";
+import { diffTargets, type ProbeTarget, planNodeTargets, targetSchedule } from "../src/index.js";
 import { anHttpProbe, aPod, aSwh, aTcpProbe } from "./builders.js";
 
 const NODE = "node-a";
@@ -54,7 +54,10 @@ describe("targetSchedule", () => {
     const plan = planNodeTargets([swh("a", [aTcpProbe(8080, { timeoutSeconds: 3600 })])], [aPod()], NODE);
     const [target] = plan.targets;
     if (!target) throw new Error("no target");
-    expect(targetSchedule(target, 0)).toMatchObject({ group: "default", probe: { probe: { timeoutSeconds: 10 } } });
+    expect(targetSchedule(target, 0)).toMatchObject({
+      group: "default",
+      probe: { probe: { timeoutSeconds: 10 } },
+    });
     // The plan itself is left alone (it is shared with the aggregation).
     expect(target.probe.timeoutSeconds).toBe(3600);
   });
