@@ -5,7 +5,6 @@
  */
 import { DiscoveryV1Api, type KubeConfig, type V1EndpointSlice, type V1Pod } from "@kubernetes/client-node";
 import {
-  diffTargets,
   type PodInfo,
   type ProbeState,
   type ProbeTarget,
@@ -15,7 +14,6 @@ import {
   swhKeyOf,
   type TargetPlan,
   type TargetUser,
-  targetSchedule,
 } from "@swh/aggregation";
 import { LABEL_SERVICE_NAME, LABEL_SERVICE_PROXY_NAME, LABEL_TOPOLOGY_ZONE } from "@swh/crd-types";
 import {
@@ -34,7 +32,7 @@ import {
   WorkQueue,
   WritePacer,
 } from "@swh/kube";
-import { ProbeResults, ProbeScheduler, probeBySpec, type ScheduledTarget } from "@swh/probes";
+import { ProbeResults, ProbeScheduler, probeBySpec } from "@swh/probes";
 import { agentLeaseName, isOwnedSlice } from "@swh/slice-writer";
 import type { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
@@ -52,6 +50,7 @@ import { PublicationLog } from "./internal/publication-log.js";
 import { reconcileSwh } from "./internal/reconcile-swh.js";
 import { runProbe } from "./internal/run-probe.js";
 import { seedFromSlices } from "./internal/seed-probe-states.js";
+import { syncTargets } from "./internal/sync-targets.js";
 import { writeSlices } from "./internal/write-slices.js";
 import { WrittenSlices } from "./internal/written-slices.js";
 import { APP_VERSION } from "./version.js";
@@ -303,22 +302,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     },
   });
   scheduler = probing;
-  // Starts planned targets (new ones from `seeds`: what was published before a restart), stops the others.
-  const syncTargets = (plan: TargetPlan, seeds: ReadonlyMap<string, ProbeState> = new Map()) => {
+  const syncPlan = (plan: TargetPlan, seeds?: ReadonlyMap<string, ProbeState>) => {
     users = plan.users;
-    const running = new Map<string, ProbeTarget>();
-    for (const id of probing.ids()) {
-      const target = probing.target(id)?.probe;
-      if (target) running.set(id, target);
-    }
-    const { upsert, remove } = diffTargets(running, plan.targets);
-    for (const id of remove) probing.remove(id);
-    for (const target of upsert) {
-      const scheduled: ScheduledTarget<ProbeTarget> = targetSchedule(target, Date.now());
-      const seed = seeds.get(target.id);
-      if (seed !== undefined) scheduled.seed = seed;
-      probing.upsert(scheduled);
-    }
+    syncTargets(probing, plan.targets, Date.now(), seeds);
     metrics.probeTargets.set(probing.ids().length);
   };
   const initial = planTargets();
@@ -332,14 +318,14 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     onError: (swh, error) => problems.unprocessableSwh(swh, swh.spec, error),
   });
   // Start from what is published (SPEC §3.6): passing where an endpoint serves, reasons from the annotation.
-  syncTargets(initial, seeds);
+  syncPlan(initial, seeds);
   log.info("agent started", { targets: probing.ids().length, seededPassing: passing, slices: slices.length });
 
   const zoneOf = (node: string) => informers.nodes.get(node)?.metadata?.labels?.[LABEL_TOPOLOGY_ZONE];
   const publications = new PublicationLog(log, metrics.endpointsWithheld);
   const work = async (key: string): Promise<void> => {
     if (key === TARGETS) {
-      syncTargets(planTargets());
+      syncPlan(planTargets());
       return;
     }
     await reconcileSwh(key, {

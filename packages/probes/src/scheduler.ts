@@ -174,25 +174,36 @@ export class ProbeScheduler<P = unknown> {
     this.#arm(entry, now + Math.max(0, target.initialDelayMs) + this.#random() * target.periodMs);
   }
 
-  /** Forgets a target: its timer is cleared and an in-flight probe is aborted and its result ignored. */
+  /**
+   * Forgets a target: its timer is cleared, an in-flight probe is aborted and its result ignored, and its state
+   * leaves the `results` store.
+   */
   remove(id: string): void {
-    const entry = this.#entries.get(id);
-    if (!entry) return;
-    this.#entries.delete(id);
-    this.#opts.results?.remove(id);
-    entry.removed = true;
-    this.#queue.delete(entry);
-    entry.controller.abort();
+    if (this.#drop(id)) this.#opts.results?.remove(id);
   }
 
-  /** Stops everything: timers cleared, in-flight probes aborted, later `upsert` calls ignored. */
+  /**
+   * Stops everything: timers cleared, in-flight probes aborted, later `upsert` calls ignored. The `results` store
+   * keeps the last published states: a stopping process must not see its targets turn "never probed".
+   */
   stop(): void {
     this.#stopped = true;
-    for (const id of [...this.#entries.keys()]) this.remove(id);
+    for (const id of [...this.#entries.keys()]) this.#drop(id);
     this.#slots.clear();
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerAt = Number.POSITIVE_INFINITY;
+  }
+
+  /** Drops a target's entry, slot and in-flight probe; false when it was unknown. */
+  #drop(id: string): boolean {
+    const entry = this.#entries.get(id);
+    if (!entry) return false;
+    this.#entries.delete(id);
+    entry.removed = true;
+    this.#queue.delete(entry);
+    entry.controller.abort();
+    return true;
   }
 
   /** The current state of a target, or undefined when unknown. */

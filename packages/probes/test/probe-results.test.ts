@@ -156,4 +156,13 @@ describe("ProbeScheduler with a results store", () => {
     expect(updates).toEqual([]);
     scheduler.stop();
   });
+
+  it("keeps the published states when it stops (a stopping agent must not see its targets unprobed)", async () => {
+    const { outcome, results, scheduler } = setup();
+    scheduler.upsert(target("a"));
+    outcome.set("a", fail);
+    await scheduler.runOnce("a");
+    scheduler.stop();
+    expect(results.get("a")).toEqual({ passing: false, reason: "Timeout", message: "timed out" });
+  });
 });
