@@ -49,7 +49,7 @@ const AGENT_CLUSTER = expand({
   "events.k8s.io/events": ["create", "patch"],
   ...METRICS_REVIEWS,
 });
-// The heartbeat: read, create, replace (apps/agent/src/internal/heartbeat.ts); which Lease is the admission
+// The heartbeat: read, create, replace (packages/kube/src/heartbeat.ts); which Lease is the admission
 // policy's job (ADR 0018).
 const AGENT_NAMESPACE = expand({ "coordination.k8s.io/leases": ["get", "create", "update"] });
 

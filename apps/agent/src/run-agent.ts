@@ -4,7 +4,17 @@
  * the API server, timers and sockets, and is what `main` (and the integration tests, in-process) run.
  */
 import { DiscoveryV1Api, type KubeConfig, type V1EndpointSlice, type V1Pod } from "@kubernetes/client-node";
-import type { PodInfo, ProbeTarget } from "@swh/aggregation";
+import {
+  type PodInfo,
+  type ProbeState,
+  type ProbeTarget,
+  planNodeTargets,
+  podInfoFromPod,
+  swhInputFromObject,
+  swhKeyOf,
+  type TargetPlan,
+  type TargetUser,
+} from "@swh/aggregation";
 import { LABEL_SERVICE_NAME, LABEL_SERVICE_PROXY_NAME, LABEL_TOPOLOGY_ZONE } from "@swh/crd-types";
 import {
   type CertificateFiles,
@@ -16,19 +26,20 @@ import {
   type Logger,
   type MetricsAccess,
   type OpsServer,
+  runHeartbeat,
   startHealthServer,
   startMetricsServer,
   type WorkContext,
   WorkQueue,
+  WritePacer,
 } from "@swh/kube";
-import { ProbeScheduler, probeBySpec } from "@swh/probes";
-import { isOwnedSlice } from "@swh/slice-writer";
+import { ProbeResults, ProbeScheduler, probeBySpec } from "@swh/probes";
+import { agentLeaseName, isOwnedSlice } from "@swh/slice-writer";
 import type { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
 import { createAgentMetrics, probeModeLabel } from "./internal/agent-metrics.js";
 import { type CredentialsSecrets, startCredentialsSecrets } from "./internal/credentials-secrets.js";
 import { recordEndpointTransitions } from "./internal/endpoint-events.js";
-import { runHeartbeat } from "./internal/heartbeat.js";
 import {
   type AgentInformers,
   informersHaveSynced,
@@ -36,15 +47,11 @@ import {
   startAgentInformers,
 } from "./internal/informers.js";
 import { ObjectProblems } from "./internal/object-problems.js";
-import { podInfoFromPod } from "./internal/pod-info.js";
-import { planNodeTargets, type TargetPlan } from "./internal/probe-targets.js";
-import { ProbeTracker } from "./internal/probe-tracker.js";
 import { PublicationLog } from "./internal/publication-log.js";
 import { reconcileSwh } from "./internal/reconcile-swh.js";
 import { runProbe } from "./internal/run-probe.js";
 import { seedFromSlices } from "./internal/seed-probe-states.js";
-import { swhInputFromObject, swhKeyOf } from "./internal/swh-input.js";
-import { WritePacer } from "./internal/write-pacer.js";
+import { syncTargets } from "./internal/sync-targets.js";
 import { writeSlices } from "./internal/write-slices.js";
 import { WrittenSlices } from "./internal/written-slices.js";
 import { APP_VERSION } from "./version.js";
@@ -269,16 +276,15 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     throw err;
   }
 
-  // Start from what is published (SPEC §3.6): passing where an endpoint serves, reasons from the annotation.
-  const tracker: ProbeTracker = new ProbeTracker(
-    {
-      upsert: (t) => scheduler?.upsert(t),
-      remove: (id) => scheduler?.remove(id),
-      state: (id) => scheduler?.state(id),
-    },
-    Date.now,
-  );
-  scheduler = new ProbeScheduler<ProbeTarget>({
+  // The SWHs gating on each target: a change of its published state re-reconciles exactly those.
+  let users: ReadonlyMap<string, readonly TargetUser[]> = new Map();
+  const results = new ProbeResults((id) => {
+    for (const user of users.get(id) ?? []) {
+      const key = swhKeyOf(user);
+      queue.addAfter(key, Math.max(coalesceMs, pacer.delayMs(key, Date.now())));
+    }
+  });
+  const probing = new ProbeScheduler<ProbeTarget>({
     maxConcurrent: opts.maxConcurrentProbes ?? 100,
     signal,
     run: (target, probeSignal) =>
@@ -289,16 +295,19 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     // A throwing callback is a bug in this file: keep probing, and make it visible.
     onError: (err) => log.error("probe result handling failed", { err }),
     onTransition: (id, state) => log.debug("probe target changed", { target: id, passing: state.passing }),
+    results,
     onResult: (id, result) => {
-      const mode = probeModeLabel(modeOf(tracker, id));
+      const mode = probeModeLabel(probing.target(id)?.probe.probe.mode ?? "TCP");
       metrics.probeResults.inc({ mode, result: result.ok ? "success" : "failure" });
       metrics.probeDuration.observe({ mode }, result.durationMs / 1000);
-      for (const user of tracker.recordResult(id, result)) {
-        const key = swhKeyOf(user);
-        queue.addAfter(key, Math.max(coalesceMs, pacer.delayMs(key, Date.now())));
-      }
     },
   });
+  scheduler = probing;
+  const syncPlan = (plan: TargetPlan, seeds?: ReadonlyMap<string, ProbeState>) => {
+    users = plan.users;
+    syncTargets(probing, plan.targets, Date.now(), seeds);
+    metrics.probeTargets.set(probing.ids().length);
+  };
   const initial = planTargets();
   const slices = informers.slices.list() as V1EndpointSlice[];
   const { seeds, passing } = seedFromSlices({
@@ -309,16 +318,15 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     slices,
     onError: (swh, error) => problems.unprocessableSwh(swh, swh.spec, error),
   });
-  tracker.sync(initial, seeds);
-  metrics.probeTargets.set(tracker.size);
-  log.info("agent started", { targets: tracker.size, seededPassing: passing, slices: slices.length });
+  // Start from what is published (SPEC §3.6): passing where an endpoint serves, reasons from the annotation.
+  syncPlan(initial, seeds);
+  log.info("agent started", { targets: probing.ids().length, seededPassing: passing, slices: slices.length });
 
   const zoneOf = (node: string) => informers.nodes.get(node)?.metadata?.labels?.[LABEL_TOPOLOGY_ZONE];
   const publications = new PublicationLog(log, metrics.endpointsWithheld);
   const work = async (key: string, { logger }: WorkContext): Promise<void> => {
     if (key === TARGETS) {
-      tracker.sync(planTargets());
-      metrics.probeTargets.set(tracker.size);
+      syncPlan(planTargets());
       return;
     }
     await reconcileSwh(key, {
@@ -326,7 +334,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       swh: (namespace, name) => informers.swhs.get(name, namespace),
       ownSlices,
       pods,
-      states: () => tracker.states,
+      states: () => results.states,
       zoneOf,
       // Synced: workers start after `informersSynced`, and a failing watch keeps the last list (fail static).
       service: (namespace, name) => informers.services.get(name, namespace),
@@ -366,7 +374,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     heartbeat = runHeartbeat({
       kubeConfig,
       namespace: opts.namespace,
-      nodeName,
+      // ADR 0013: the Lease is named after the node and holds its full name.
+      name: agentLeaseName(nodeName),
+      holderIdentity: nodeName,
       intervalMs: opts.heartbeatIntervalMs ?? 10_000,
       leaseDurationSeconds: opts.leaseDurationSeconds ?? 40,
       logger: log,
@@ -384,8 +394,4 @@ function samePodInfo(a: V1Pod, b: V1Pod): boolean {
   } catch {
     return false; // reported when the pod list is read
   }
-}
-
-function modeOf(tracker: ProbeTracker, id: string): "TCP" | "HTTP" | "PostgreSQL" {
-  return tracker.target(id)?.probe.mode ?? "TCP";
 }

@@ -1,7 +1,7 @@
 /** Small builders for the agent's unit tests: every value a test does not name is a plain, valid default. */
 import type { PodInfo } from "@swh/aggregation";
 import type { DefaultedProbeSpec, DefaultedServicePort, ServiceWithHealthchecksSpec } from "@swh/crd-types";
-import type { SwhObject } from "../src/internal/swh-input.js";
+import type { SwhObject } from "../src/internal/informers.js";
 
 export const NODE = "node-a";
 

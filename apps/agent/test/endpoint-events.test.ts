@@ -1,9 +1,9 @@
+import { swhInputFromObject } from "@swh/aggregation";
 import { createLogger } from "@swh/kube";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { createAgentMetrics } from "../src/internal/agent-metrics.js";
 import { recordEndpointTransitions } from "../src/internal/endpoint-events.js";
-import { swhInputFromObject } from "../src/internal/swh-input.js";
 import { aSwhObject } from "./builders.js";
 
 describe("recordEndpointTransitions", () => {

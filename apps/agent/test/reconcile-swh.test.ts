@@ -1,9 +1,9 @@
 import type { V1Service } from "@kubernetes/client-node";
+import { swhInputFromObject } from "@swh/aggregation";
 import { ownerReferenceTo } from "@swh/crd-types";
 import { TerminalError } from "@swh/kube";
 import { describe, expect, it } from "vitest";
 import { seedPrecedingProbes } from "../src/internal/seed-probe-states.js";
-import { swhInputFromObject } from "../src/internal/swh-input.js";
 import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./builders.js";
 import { restartSeeds, World } from "./support/world.js";
 

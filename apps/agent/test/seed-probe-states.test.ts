@@ -1,8 +1,9 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
+import type { TargetUser } from "@swh/aggregation";
 import { ANNOTATION_ENDPOINT_REASONS } from "@swh/crd-types";
 import { planSlices } from "@swh/slice-writer";
 import { describe, expect, it } from "vitest";
-import { readReasonSeeds, seedProbeStates, type TargetUser } from "../src/internal/seed-probe-states.js";
+import { readReasonSeeds, seedProbeStates } from "../src/internal/seed-probe-states.js";
 import { NODE } from "./builders.js";
 
 /** An endpoint as the agent publishes it: `failing` ones are listed in the reasons annotation. */

@@ -4,7 +4,17 @@
  * the agent must run. No I/O, no clock: time enters as a parameter.
  */
 export { type AggregateOptions, aggregateEndpoints } from "./aggregate-endpoints.js";
+export {
+  diffTargets,
+  planNodeTargets,
+  type TargetChanges,
+  type TargetPlan,
+  type TargetSchedule,
+  type TargetUser,
+  targetSchedule,
+} from "./plan-node-targets.js";
 export { initialDelayRemainingMs, planProbeTargets } from "./plan-probe-targets.js";
+export { type PodObject, podInfoFromPod } from "./pod-info.js";
 export { canonicalJson, describeProbe, probeTargetId } from "./probe-identity.js";
 export {
   addressesByFamily,
@@ -13,6 +23,7 @@ export {
   resolveServiceTargetPort,
 } from "./resolve-port.js";
 export { candidatePods, isCandidate, podKey, selectPods } from "./select-pods.js";
+export { type SwhObject, swhInputFromObject, swhKeyOf } from "./swh-input.js";
 export {
   type AddressFamily,
   AGGREGATION_ISSUE_KINDS,

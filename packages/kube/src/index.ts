@@ -22,6 +22,7 @@ export {
   splitHostPort,
 } from "./flags.js";
 export { type HealthServerOptions, startHealthServer } from "./health-server.js";
+export { type HeartbeatOptions, renewHeartbeat, runHeartbeat } from "./heartbeat.js";
 export {
   type Informer,
   type InformerEvent,
@@ -90,3 +91,4 @@ export {
   type WorkResult,
   WorkTimeoutError,
 } from "./work-queue.js";
+export { DEFAULT_WRITE_PACE, WritePacer } from "./write-pacer.js";

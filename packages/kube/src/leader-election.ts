@@ -9,7 +9,8 @@
  */
 import { CoordinationV1Api, type KubeConfig, type V1Lease } from "@kubernetes/client-node";
 import { sleepUnlessAborted, systemClock } from "./clock.js";
-import { describeApiError, httpStatusOf, microTime } from "./internal/api-errors.js";
+import { describeApiError } from "./internal/api-errors.js";
+import { createLease, type LeaseFields, readLease, replaceLease } from "./internal/lease.js";
 import type { Logger } from "./logger.js";
 import type { KubeMetrics } from "./metrics.js";
 
@@ -63,25 +64,20 @@ export async function runLeaderElection(opts: LeaderElectionOptions): Promise<vo
   let observedAt = 0;
   let lastLeader: string | undefined;
 
+  const ref = { namespace: opts.namespace, name: opts.name };
+
   const tryAcquireOrRenew = async (): Promise<Attempt> => {
     const now = new Date();
-    let lease: V1Lease;
+    let lease: V1Lease | undefined;
     try {
-      lease = await api.readNamespacedLease({ name: opts.name, namespace: opts.namespace });
+      lease = await readLease(api, ref);
     } catch (err) {
-      if (httpStatusOf(err) !== 404) {
-        log.warn("reading the lease failed", { err: describeApiError(err) });
-        return "error";
-      }
+      log.warn("reading the lease failed", { err: describeApiError(err) });
+      return "error";
+    }
+    if (lease === undefined) {
       try {
-        const created = await api.createNamespacedLease({
-          namespace: opts.namespace,
-          body: {
-            metadata: { name: opts.name, namespace: opts.namespace },
-            spec: spec(opts.identity, now, now, 0),
-          },
-        });
-        observe(created);
+        observe(await createLease(api, ref, fields(now, now, 0)));
         return "ok";
       } catch (createErr) {
         log.warn("creating the lease failed", { err: describeApiError(createErr) });
@@ -99,20 +95,12 @@ export async function runLeaderElection(opts: LeaderElectionOptions): Promise<vo
     const transitions = lease.spec?.leaseTransitions ?? 0;
     const acquiredAt = holder === opts.identity ? lease.spec?.acquireTime : undefined;
     try {
-      const updated = await api.replaceNamespacedLease({
-        name: opts.name,
-        namespace: opts.namespace,
-        body: {
-          metadata: { ...lease.metadata, name: opts.name, namespace: opts.namespace },
-          spec: spec(
-            opts.identity,
-            acquiredAt ?? now,
-            now,
-            holder === opts.identity ? transitions : transitions + 1,
-          ),
-        },
-      });
-      observe(updated);
+      const renewed = fields(
+        acquiredAt ?? now,
+        now,
+        holder === opts.identity ? transitions : transitions + 1,
+      );
+      observe(await replaceLease(api, ref, lease, renewed));
       lastLeader = opts.identity;
       return "ok";
     } catch (err) {
@@ -130,30 +118,22 @@ export async function runLeaderElection(opts: LeaderElectionOptions): Promise<vo
     }
   };
 
-  const spec = (holder: string, acquired: Date | string, renewed: Date, transitions: number) => ({
-    holderIdentity: holder,
+  const fields = (acquired: Date | string, renewed: Date, transitions: number): LeaseFields => ({
+    holderIdentity: opts.identity,
     leaseDurationSeconds: leaseMs / 1000,
-    // client-node types MicroTime as Date but serialises it with millisecond precision, which the API rejects.
-    acquireTime: (typeof acquired === "string" ? acquired : microTime(acquired)) as unknown as Date,
-    renewTime: microTime(renewed) as unknown as Date,
+    acquireTime: acquired,
+    renewTime: renewed,
     leaseTransitions: transitions,
   });
 
   const release = async () => {
     try {
-      const lease = await api.readNamespacedLease({ name: opts.name, namespace: opts.namespace });
-      if (lease.spec?.holderIdentity !== opts.identity) return;
-      await api.replaceNamespacedLease({
-        name: opts.name,
-        namespace: opts.namespace,
-        body: {
-          metadata: lease.metadata ?? { name: opts.name },
-          spec: {
-            leaseDurationSeconds: 1,
-            renewTime: microTime(new Date()) as unknown as Date,
-            leaseTransitions: lease.spec.leaseTransitions ?? 0,
-          },
-        },
+      const lease = await readLease(api, ref);
+      if (lease?.spec?.holderIdentity !== opts.identity) return;
+      await replaceLease(api, ref, lease, {
+        leaseDurationSeconds: 1,
+        renewTime: new Date(),
+        leaseTransitions: lease.spec.leaseTransitions ?? 0,
       });
       log.info("released the lease");
     } catch (err) {

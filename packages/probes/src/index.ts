@@ -28,6 +28,15 @@ export {
   type ProbeReason,
   type ProbeResult,
 } from "./probe-result.js";
+export {
+  MAX_RESULT_MESSAGE_LENGTH,
+  nextPublishedResult,
+  ProbeResults,
+  type PublishedResult,
+  type ResultOutcome,
+  type ResultUpdate,
+  samePublishedResult,
+} from "./probe-results.js";
 export { probeTcp } from "./probe-tcp.js";
 export {
   DEFAULT_TICK_MS,

@@ -20,6 +20,7 @@ import { type Clock, systemClock, type TimerHandle } from "./clock.js";
 import { type DueItem, DueQueue } from "./internal/due-queue.js";
 import { type FairItem, type FairLinks, FairQueue, fairLinks } from "./internal/fair-queue.js";
 import type { ProbeResult } from "./probe-result.js";
+import type { ProbeResults, PublishedResult } from "./probe-results.js";
 import {
   initialThresholdState,
   nextThresholdState,
@@ -35,8 +36,11 @@ export interface ScheduledTarget<P = unknown> {
   periodMs: number;
   successThreshold: number;
   failureThreshold: number;
-  /** Start from this state instead of failing (e.g. what was published before a restart). */
-  seed?: { passing: boolean };
+  /**
+   * Start from this state instead of failing (e.g. what was published before a restart); with a `results` store
+   * it is published there too. Only a new target is seeded.
+   */
+  seed?: PublishedResult;
   /**
    * Who the target belongs to (the agent passes the pod's namespace): groups share the probe slots fairly.
    * Targets without a group form one group of their own.
@@ -68,6 +72,11 @@ export interface ProbeSchedulerOptions<P> {
   onTransition: (id: string, state: TargetState) => void;
   /** Called after every probe (metrics). */
   onResult?: (id: string, result: ProbeResult, timing: ProbeTiming) => void;
+  /**
+   * Where each target's published state is kept: recorded after every probe (it reports only changes), seeded
+   * from `ScheduledTarget.seed`, and forgotten with the target.
+   */
+  results?: ProbeResults;
   clock?: Clock;
   /** Wake-up granularity in ms (default `DEFAULT_TICK_MS`): slots start at the nearest multiple of it. */
   tickMs?: number;
@@ -161,27 +170,40 @@ export class ProbeScheduler<P = unknown> {
       controller: new AbortController(),
     };
     this.#entries.set(target.id, entry);
+    if (target.seed) this.#opts.results?.set(target.id, target.seed);
     this.#arm(entry, now + Math.max(0, target.initialDelayMs) + this.#random() * target.periodMs);
   }
 
-  /** Forgets a target: its timer is cleared and an in-flight probe is aborted and its result ignored. */
+  /**
+   * Forgets a target: its timer is cleared, an in-flight probe is aborted and its result ignored, and its state
+   * leaves the `results` store.
+   */
   remove(id: string): void {
-    const entry = this.#entries.get(id);
-    if (!entry) return;
-    this.#entries.delete(id);
-    entry.removed = true;
-    this.#queue.delete(entry);
-    entry.controller.abort();
+    if (this.#drop(id)) this.#opts.results?.remove(id);
   }
 
-  /** Stops everything: timers cleared, in-flight probes aborted, later `upsert` calls ignored. */
+  /**
+   * Stops everything: timers cleared, in-flight probes aborted, later `upsert` calls ignored. The `results` store
+   * keeps the last published states: a stopping process must not see its targets turn "never probed".
+   */
   stop(): void {
     this.#stopped = true;
-    for (const id of [...this.#entries.keys()]) this.remove(id);
+    for (const id of [...this.#entries.keys()]) this.#drop(id);
     this.#slots.clear();
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerAt = Number.POSITIVE_INFINITY;
+  }
+
+  /** Drops a target's entry, slot and in-flight probe; false when it was unknown. */
+  #drop(id: string): boolean {
+    const entry = this.#entries.get(id);
+    if (!entry) return false;
+    this.#entries.delete(id);
+    entry.removed = true;
+    this.#queue.delete(entry);
+    entry.controller.abort();
+    return true;
   }
 
   /** The current state of a target, or undefined when unknown. */
@@ -189,6 +211,11 @@ export class ProbeScheduler<P = unknown> {
     const entry = this.#entries.get(id);
     if (!entry) return undefined;
     return entry.lastResult ? { ...entry.state, lastResult: entry.lastResult } : { ...entry.state };
+  }
+
+  /** The target with this id, as last upserted. */
+  target(id: string): ScheduledTarget<P> | undefined {
+    return this.#entries.get(id)?.target;
   }
 
   /** Ids of all targets. */
@@ -251,6 +278,7 @@ export class ProbeScheduler<P = unknown> {
     entry.lastResult = result;
     const { id } = entry.target;
     try {
+      this.#opts.results?.record(id, entry.state.passing, result);
       this.#opts.onResult?.(id, result, { scheduledAt: scheduledAt ?? startedAt, startedAt });
       if (entry.state.passing !== before.passing)
         this.#opts.onTransition(id, { ...entry.state, lastResult: result });

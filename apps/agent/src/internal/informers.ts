@@ -9,15 +9,18 @@ import {
   DiscoveryV1Api,
   type KubeConfig,
   type KubernetesListObject,
+  type KubernetesObject,
   type V1EndpointSlice,
   type V1Node,
   type V1Pod,
   type V1Service,
 } from "@kubernetes/client-node";
-import { GROUP, PLURAL, VERSION } from "@swh/crd-types";
+import { GROUP, PLURAL, type ServiceWithHealthchecksSpec, VERSION } from "@swh/crd-types";
 import { type Informer, type KubeMetrics, type Logger, startInformer } from "@swh/kube";
 import { sliceLabelSelector } from "@swh/slice-writer";
-import type { SwhObject } from "./swh-input.js";
+
+/** A ServiceWithHealthchecks as the informer holds it (client-node metadata, our spec). */
+export type SwhObject = KubernetesObject & { spec?: ServiceWithHealthchecksSpec };
 
 /** Every informer the agent reads from. */
 export interface AgentInformers {

@@ -12,12 +12,13 @@ import {
   type PodInfo,
   type ProbeStates,
   type SwhInput,
+  swhInputFromObject,
 } from "@swh/aggregation";
 import { endpointPublication, type Publication } from "@swh/crd-types";
 import { TerminalError } from "@swh/kube";
 import type { ServiceLabels } from "@swh/slice-writer";
 import { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
-import { type SwhObject, swhInputFromObject } from "./swh-input.js";
+import type { SwhObject } from "./informers.js";
 
 /** What the slice writer is asked to make true for one SWH on this node. */
 export interface WriteRequest {

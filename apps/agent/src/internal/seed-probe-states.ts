@@ -9,6 +9,7 @@ import {
   type ProbeState,
   type ProbeTarget,
   type SwhInput,
+  type TargetUser,
 } from "@swh/aggregation";
 import { readSlice, type SliceView } from "@swh/slice-writer";
 
@@ -17,15 +18,6 @@ export interface SeedableTarget {
   id: string;
   address: string;
   port: number;
-}
-
-/**
- * An SWH that uses a target. Slices of SWHs with `publishNotReadyAddresses` are read the same way: their `ready`
- * is forced, but `serving` and the reasons annotation are real.
- */
-export interface TargetUser {
-  namespace: string;
-  name: string;
 }
 
 /** The state a target starts from after a restart. */

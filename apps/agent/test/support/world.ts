@@ -1,13 +1,19 @@
 /** A node as the agent's decisions see it, for unit tests of reconcile and restart. */
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
-import type { AggregationIssue, PodInfo, ProbeState, SwhInput } from "@swh/aggregation";
+import {
+  type AggregationIssue,
+  type PodInfo,
+  type ProbeState,
+  planNodeTargets,
+  type SwhInput,
+  swhInputFromObject,
+} from "@swh/aggregation";
 import { ownerReferenceTo, type Publication } from "@swh/crd-types";
 import { planSlices, readSlice } from "@swh/slice-writer";
 import type { EndpointTransition } from "../../src/internal/endpoint-transitions.js";
-import { planNodeTargets } from "../../src/internal/probe-targets.js";
+import type { SwhObject } from "../../src/internal/informers.js";
 import { type EndpointCounts, reconcileSwh, type WriteRequest } from "../../src/internal/reconcile-swh.js";
 import { seedFromSlices } from "../../src/internal/seed-probe-states.js";
-import { type SwhObject, swhInputFromObject } from "../../src/internal/swh-input.js";
 import { NODE } from "../builders.js";
 
 /**

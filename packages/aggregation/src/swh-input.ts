@@ -1,10 +1,15 @@
-import type { KubernetesObject } from "@kubernetes/client-node";
-import type { SwhInput } from "@swh/aggregation";
 import { applyDefaults, type ServiceWithHealthchecksSpec } from "@swh/crd-types";
-import { memoizeFrozen } from "./memoize-frozen.js";
+import { memoizeFrozen } from "./internal/memoize-frozen.js";
+import type { SwhInput } from "./types.js";
 
-/** A ServiceWithHealthchecks as the informer holds it (client-node metadata, our spec). */
-export type SwhObject = KubernetesObject & { spec?: ServiceWithHealthchecksSpec };
+/**
+ * The fields of a ServiceWithHealthchecks that `swhInputFromObject` reads: a structural shape, so an informer
+ * object (client-node metadata, our spec) fits and this package needs no Kubernetes client.
+ */
+export interface SwhObject {
+  metadata?: { name?: string; namespace?: string; uid?: string };
+  spec?: ServiceWithHealthchecksSpec;
+}
 
 /**
  * Turns a ServiceWithHealthchecks from the informer into the aggregation's input, with every schema default
@@ -23,7 +28,7 @@ function readSwhInput(obj: Readonly<SwhObject>): SwhInput | undefined {
   return input;
 }
 
-/** `namespace/name`, the work-queue key of an SWH. */
+/** `namespace/name` of an SWH: the agent's work-queue key. */
 export function swhKeyOf(obj: { namespace: string; name: string }): string {
   return `${obj.namespace}/${obj.name}`;
 }

@@ -1,19 +1,35 @@
-import type { V1Pod } from "@kubernetes/client-node";
-import { memoizeFrozen } from "./memoize-frozen.js";
+import { memoizeFrozen } from "./internal/memoize-frozen.js";
+import type { ContainerPort, PodInfo } from "./types.js";
 
-/** The fields of a Pod the aggregation reads (structurally the `PodInfo` of @swh/aggregation). */
-export interface AgentPodInfo {
-  name: string;
-  namespace: string;
-  uid: string;
-  nodeName: string;
-  ips: string[];
-  phase: string;
-  ready: boolean;
-  terminating: boolean;
-  labels: Record<string, string>;
-  containerPorts: { name?: string; containerPort: number; protocol: "TCP" | "UDP" | "SCTP" }[];
-  eligibleSince?: string;
+/** A time field of a Kubernetes object: client-node deserialises it to a Date, raw JSON holds a string. */
+type TimeField = Date | string | null | undefined;
+
+/**
+ * The fields of a Pod that `podInfoFromPod` reads: a structural shape, so a client-node `V1Pod` (or raw JSON)
+ * fits and this package needs no Kubernetes client.
+ */
+export interface PodObject {
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    deletionTimestamp?: TimeField;
+  };
+  spec?: {
+    nodeName?: string;
+    containers?: readonly {
+      ports?: readonly { name?: string; containerPort: number; protocol?: string }[];
+    }[];
+  };
+  status?: {
+    podIP?: string;
+    podIPs?: readonly { ip?: string }[];
+    phase?: string;
+    startTime?: TimeField;
+    conditions?: readonly { type: string; status: string }[];
+    containerStatuses?: readonly { state?: { running?: { startedAt?: TimeField } } }[];
+  };
 }
 
 /**
@@ -21,9 +37,9 @@ export interface AgentPodInfo {
  * objects missing the identity fields (never the case for objects served by the API server). Computed once per
  * frozen (informer) object; the result is shared and must not be mutated.
  */
-export const podInfoFromPod: (pod: V1Pod) => AgentPodInfo | undefined = memoizeFrozen(readPodInfo);
+export const podInfoFromPod: (pod: PodObject) => PodInfo | undefined = memoizeFrozen(readPodInfo);
 
-function readPodInfo(pod: V1Pod): AgentPodInfo | undefined {
+function readPodInfo(pod: PodObject): PodInfo | undefined {
   const meta = pod.metadata;
   if (!meta?.name || !meta.namespace || !meta.uid) return undefined;
   const status = pod.status ?? {};
@@ -31,7 +47,7 @@ function readPodInfo(pod: V1Pod): AgentPodInfo | undefined {
   if (ips.length === 0 && status.podIP) ips.push(status.podIP);
   const phase = status.phase ?? "Unknown";
   const ready = (status.conditions ?? []).some((c) => c.type === "Ready" && c.status === "True");
-  const containerPorts: AgentPodInfo["containerPorts"] = [];
+  const containerPorts: ContainerPort[] = [];
   for (const container of pod.spec?.containers ?? []) {
     for (const port of container.ports ?? []) {
       const protocol = port.protocol === "UDP" || port.protocol === "SCTP" ? port.protocol : "TCP";
@@ -42,7 +58,7 @@ function readPodInfo(pod: V1Pod): AgentPodInfo | undefined {
       );
     }
   }
-  const info: AgentPodInfo = {
+  const info: PodInfo = {
     name: meta.name,
     namespace: meta.namespace,
     uid: meta.uid,
@@ -63,7 +79,7 @@ function readPodInfo(pod: V1Pod): AgentPodInfo | undefined {
  * When the pod became Running with an IP: the earliest running container's start, else the pod's start time.
  * The initial delay of SPEC §3.3 counts from here.
  */
-function eligibleSince(pod: V1Pod, hasIp: boolean, phase: string): string | undefined {
+function eligibleSince(pod: PodObject, hasIp: boolean, phase: string): string | undefined {
   if (!hasIp || phase !== "Running") return undefined;
   let earliest: Date | undefined;
   for (const cs of pod.status?.containerStatuses ?? []) {
@@ -75,7 +91,7 @@ function eligibleSince(pod: V1Pod, hasIp: boolean, phase: string): string | unde
 }
 
 // The client deserialises date-time fields into Date objects, but informer caches fed from raw JSON may hold strings.
-function toDate(value: Date | string | undefined): Date | undefined {
+function toDate(value: TimeField): Date | undefined {
   if (value === undefined || value === null) return undefined;
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;

@@ -1,11 +1,9 @@
-import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { podInfoFromPod } from "../src/internal/pod-info.js";
+import { podInfoFromPod } from "../src/index.js";
 
-function aPod(
-  overrides: { deleting?: boolean; phase?: string; ips?: string[]; ready?: boolean } = {},
-): V1Pod {
+function aPod(overrides: { deleting?: boolean; phase?: string; ips?: string[]; ready?: boolean } = {}) {
   const ips = overrides.ips ?? ["10.244.1.5", "fd00:10:244::1:5"];
+  // A V1Pod as the informer holds it, with fields the view ignores (container names, images).
   return {
     metadata: {
       name: "web-0",
@@ -84,7 +82,7 @@ describe("podInfoFromPod", () => {
     const pod = aPod();
     const frozen = structuredClone(pod);
     const info = podInfoFromPod(pod);
-    if (info) info.labels.extra = "x";
+    if (info) (info.labels as Record<string, string>).extra = "x";
     expect(pod).toEqual(frozen);
   });
 });

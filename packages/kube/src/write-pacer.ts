@@ -1,17 +1,15 @@
 /**
- * Paces the slice writes of each SWH caused by probe results: a token bucket per SWH (default burst 5, then 2 a
- * second). An isolated change is written after the short coalescing window; when changes keep coming (an agent
- * starting with hundreds of targets whose first probes are spread over a period, a whole rack failing), each
- * SWH's slices are rewritten at most twice a second and every write carries all changes since the last one.
- * Without it, 600 targets turning ready over 10 s cost ~390 slice writes and ~1.5 MB of garbage each. Pure: the
- * caller passes `now`.
+ * Paces writes per key with a token bucket (default burst 5, then 2 a second). An isolated change is written at
+ * once; when changes keep coming, each key is written at most at the refill rate and every write carries all
+ * changes since the last one. The agent paces its slice writes per SWH with it: without it, 600 targets turning
+ * ready over 10 s cost ~390 slice writes and ~1.5 MB of garbage each. Pure: the caller passes `now`.
  */
-import { fullBucket, type TokenBucketPolicy, type TokenBucketState, takeToken } from "@swh/kube";
+import { fullBucket, type TokenBucketPolicy, type TokenBucketState, takeToken } from "./token-bucket.js";
 
-/** Default pacing of writes per SWH. */
+/** Default pacing of writes per key. */
 export const DEFAULT_WRITE_PACE: TokenBucketPolicy = { burst: 5, refillPerSecond: 2 };
 
-/** Per-SWH write pacing (see the file header). */
+/** Per-key write pacing (see the file header). */
 export class WritePacer {
   readonly #policy: TokenBucketPolicy;
   readonly #buckets = new Map<string, TokenBucketState>();
@@ -34,7 +32,7 @@ export class WritePacer {
   recordWrite(key: string, now: number): void {
     const bucket = this.#buckets.get(key) ?? fullBucket(this.#policy, now);
     this.#buckets.set(key, takeToken(bucket, this.#policy, now).state);
-    // Forget buckets that have refilled, so the map holds only SWHs written recently.
+    // Forget buckets that have refilled, so the map holds only keys written recently.
     for (const [other, b] of this.#buckets) {
       if (b.tokens + ((now - b.at) / 1000) * this.#policy.refillPerSecond >= this.#policy.burst)
         this.#buckets.delete(other);

@@ -1,5 +1,16 @@
-import { type PodInfo, type ProbeTarget, planProbeTargets, type SwhInput } from "@swh/aggregation";
-import type { TargetUser } from "./seed-probe-states.js";
+/**
+ * The probe targets of one node and their schedule: which targets the node's SWHs need, which SWHs each target
+ * gates, what changes in the scheduler between two plans, and the timing each target is scheduled with.
+ */
+import { boundedTimeoutSeconds } from "@swh/crd-types";
+import { initialDelayRemainingMs, planProbeTargets } from "./plan-probe-targets.js";
+import type { PodInfo, ProbeTarget, SwhInput } from "./types.js";
+
+/** An SWH that uses a probe target: a change of the target's state re-reconciles it. */
+export interface TargetUser {
+  namespace: string;
+  name: string;
+}
 
 /** The probe targets of a node and, per target, the SWHs whose endpoints it gates. */
 export interface TargetPlan {
@@ -68,4 +79,43 @@ export function diffTargets(
   }
   const remove = [...running.keys()].filter((id) => !keep.has(id));
   return { upsert, remove };
+}
+
+/**
+ * How a target is scheduled (structurally a `ScheduledTarget` of @swh/probes): its initial delay counted from the
+ * pod's eligibility, its period and thresholds, its namespace as the fair-share group.
+ */
+export interface TargetSchedule {
+  id: string;
+  initialDelayMs: number;
+  periodMs: number;
+  successThreshold: number;
+  failureThreshold: number;
+  group: string;
+  probe: ProbeTarget;
+}
+
+/**
+ * Returns the schedule of `target` at `now` (ms since the epoch). Its timeout is bounded by the schema's limits: an
+ * object stored before them (kept by validation ratcheting) must not hold a probe slot for longer than a new one
+ * may. The target itself is not changed (it is shared with the aggregation).
+ */
+export function targetSchedule(target: ProbeTarget, now: number): TargetSchedule {
+  return {
+    id: target.id,
+    initialDelayMs: initialDelayRemainingMs(target, now),
+    periodMs: target.periodSeconds * 1000,
+    successThreshold: target.probe.successThreshold,
+    failureThreshold: target.probe.failureThreshold,
+    // Namespaces share the probe slots fairly: one tenant's hanging probes cannot delay another's.
+    group: target.namespace,
+    probe: withBoundedTimeout(target),
+  };
+}
+
+function withBoundedTimeout(target: ProbeTarget): ProbeTarget {
+  const timeoutSeconds = boundedTimeoutSeconds(target.probe.timeoutSeconds, target.periodSeconds);
+  return timeoutSeconds === target.probe.timeoutSeconds
+    ? target
+    : { ...target, probe: { ...target.probe, timeoutSeconds } };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WritePacer } from "../src/internal/write-pacer.js";
+import { WritePacer } from "../src/index.js";
 
 describe("WritePacer", () => {
   it("lets isolated changes through at once and spaces a stream of writes at the refill rate", () => {
