@@ -85,12 +85,7 @@ describe("the agent with its pod-bound token under the admission policies", () =
       labels: { app: "web" },
       containerPorts: [{ name: "http", containerPort: PORT }],
     });
-    const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
-    await core.createNamespacedService({
-      namespace,
-      body: { metadata: { name: "web" }, spec: { ports: [{ name: "http", port: 80, protocol: "TCP" }] } },
-    });
-    await cluster.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+    const swh = (await cluster.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
       group: GROUP,
       version: VERSION,
       plural: PLURAL,
@@ -108,6 +103,19 @@ describe("the agent with its pod-bound token under the admission policies", () =
             probes: [{ mode: "TCP", tcp: { targetPort: PORT } }],
           },
         },
+      },
+    })) as { metadata: { uid: string } };
+    // The Service as the controller makes it: controlled by the SWH, or the agent withholds endpoints (ADR 0014).
+    await cluster.kubeConfig.makeApiClient(CoreV1Api).createNamespacedService({
+      namespace,
+      body: {
+        metadata: {
+          name: "web",
+          ownerReferences: [
+            { apiVersion: API_VERSION, kind: KIND, name: "web", uid: swh.metadata.uid, controller: true },
+          ],
+        },
+        spec: { ports: [{ name: "http", port: 80, protocol: "TCP" }] },
       },
     });
 
