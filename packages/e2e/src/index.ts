@@ -13,5 +13,6 @@ export {
   type ProductOptions,
 } from "./product.js";
 export { parsePromText, type Sample, sumSamples } from "./prom-text.js";
+export { grantedPermissions, type MeasuredUse, measuredUse, unusedPermissions } from "./rbac-usage.js";
 export { type AppName, bundlePath, MANIFESTS_DIR, nodeFlags, REPO_ROOT } from "./repo-paths.js";
 export { hasEndpoint, readEndpoints, runScenario, type ScenarioStep, type StepOutcome } from "./scenario.js";

@@ -19,4 +19,6 @@ export interface ControlPlaneInfo {
   statePath: string;
   /** `http://127.0.0.1:<port>` of etcd. */
   etcdUrl: string;
+  /** The audit log (JSON lines), when started with `auditLog`: read it with `readAuditLog()`. */
+  auditLogPath?: string;
 }

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type AuditLogOptions, auditLogArgs } from "./audit-log.js";
 import type { ControlPlaneInfo } from "./control-plane-info.js";
 import { spawnApiServer, waitForApiServer } from "./internal/api-server.js";
 import { freePort } from "./internal/free-port.js";
@@ -37,6 +38,8 @@ export interface StartControlPlaneOptions {
   binDir?: string;
   /** Keep the work dir (logs, etcd data) after `stop()`, for debugging. Default `$SWH_KEEP_WORKDIR === "1"`. */
   keepWorkDir?: boolean;
+  /** Write an audit log of these ServiceAccounts' requests (`ControlPlaneInfo.auditLogPath`). Default: none. */
+  auditLog?: AuditLogOptions;
 }
 
 /**
@@ -91,6 +94,7 @@ export async function startControlPlane(opts: StartControlPlaneOptions = {}): Pr
       started,
       lifecycle,
       opts.controllerManager ?? true,
+      opts.auditLog,
     );
     return { ...info, stop };
   } catch (error) {
@@ -106,6 +110,7 @@ async function startProcesses(
   started: ManagedProcess[],
   lifecycle: { stopping: boolean },
   withControllerManager: boolean,
+  auditLog: AuditLogOptions | undefined,
 ): Promise<ControlPlaneInfo> {
   const logs = join(workDir, "logs");
   mkdirSync(logs);
@@ -162,6 +167,7 @@ async function startProcesses(
   writeFileSync(join(pki, "apiserver.crt"), serving.certPem);
   writeFileSync(join(pki, "apiserver.key"), serving.keyPem, { mode: 0o600 });
   const server = `https://127.0.0.1:${apiPort}`;
+  const audit = auditLog === undefined ? undefined : auditLogArgs(workDir, auditLog);
   const apiServer: RecordedProcess = {
     pid: 0,
     logPath: join(logs, "kube-apiserver.log"),
@@ -183,6 +189,7 @@ async function startProcesses(
       "--endpoint-reconciler-type=none",
       "--allow-privileged=true",
       "--profiling=false",
+      ...(audit?.args ?? []),
     ],
   };
   const adminKubeconfigPath = join(workDir, "admin.kubeconfig");
@@ -195,6 +202,7 @@ async function startProcesses(
     workDir,
     statePath,
     etcdUrl,
+    ...(audit === undefined ? {} : { auditLogPath: audit.path }),
   };
   writeFileSync(adminKubeconfigPath, kubeconfigYaml(info, adminToken, "swh-admin"), { mode: 0o600 });
   const apiProc = spawnApiServer(apiServer);

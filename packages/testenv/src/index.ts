@@ -1,4 +1,5 @@
 export { APPLY_FIELD_MANAGER, parseManifests } from "./apply.js";
+export { type AuditEvent, type AuditLogOptions, readAuditLog } from "./audit-log.js";
 export { enableCredentialsNamespaces, renderChart } from "./chart.js";
 export {
   type ControlPlane,
