@@ -6,7 +6,7 @@
 import type { ServiceWithHealthchecks } from "@swh/crd-types";
 import { type TestCluster, testCluster } from "@swh/testenv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ControllerApi, createControllerApi, httpStatusOf } from "../src/controller-api.js";
+import { type ControllerApi, createControllerApi, httpStatusOf } from "../src/internal/controller-api.js";
 import type { CountingProxy } from "./support/counting-proxy.js";
 import { controllerIdentity, installController } from "./support/harness.js";
 import { clients } from "./support/objects.js";
