@@ -29,7 +29,7 @@ export {
   type InformerOptions,
   startInformer,
 } from "./informer.js";
-export { describeApiError, httpStatusOf } from "./internal/api-errors.js";
+export { apiErrorMessage, describeApiError, httpStatusOf } from "./internal/api-errors.js";
 export type { OpsServer } from "./internal/listen.js";
 export {
   createJsonClient,

@@ -12,7 +12,7 @@ import {
   SERVICE_PROBLEMS,
   type ServiceWithHealthchecks,
 } from "@swh/crd-types";
-import type { Logger, WorkResult } from "@swh/kube";
+import { describeApiError, httpStatusOf, type Logger, type WorkResult } from "@swh/kube";
 import {
   type ControllerStatus,
   computeInvalidSpecStatus,
@@ -22,7 +22,7 @@ import {
   sameStatus,
 } from "./compute-status.js";
 import { conditionChanges } from "./conditions.js";
-import { type ControllerApi, describeApiError, httpStatusOf } from "./controller-api.js";
+import type { ControllerApi } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
 import { planService, type ServicePlan } from "./plan-service.js";
 import type { IndexedSlice } from "./slice-index.js";
