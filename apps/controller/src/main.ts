@@ -39,6 +39,10 @@ async function main(): Promise<void> {
     process.stderr.write(`swh-controller: ${parsed.error}\n\n${USAGE}`);
     process.exit(2);
   }
+  if ("help" in parsed) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
   if ("version" in parsed) {
     process.stdout.write(`swh-controller ${APP_VERSION}\n`);
     process.exit(0);

@@ -1,4 +1,5 @@
 export { type BackoffPolicy, backoffDelay } from "./backoff.js";
+export { type BindAddress, parseBindAddress, splitHostPort } from "./bind-address.js";
 export {
   type Clock,
   MAX_TIMER_DELAY_MS,
@@ -15,11 +16,13 @@ export {
   kubeEventSink,
 } from "./event-recorder.js";
 export {
+  type FlagSpec,
+  type FlagSpecs,
+  formatUsage,
   METRICS_TLS_FLAGS,
   type ParsedFlags,
   parseFlags,
   parseMetricsTlsFlags,
-  splitHostPort,
 } from "./flags.js";
 export { type HealthServerOptions, startHealthServer } from "./health-server.js";
 export {
