@@ -1,10 +1,18 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
+  exports: unknown;
 };
+
+/** Every file path `exports` names, under any condition. */
+function exportTargets(node: unknown): string[] {
+  if (typeof node === "string") return [node];
+  if (typeof node !== "object" || node === null) return [];
+  return Object.values(node).flatMap(exportTargets);
+}
 
 /** Runs the bundled executable, as the image does, with an empty environment. */
 function run(...args: string[]) {
@@ -39,5 +47,11 @@ describe("bundle", () => {
     const { status, stderr } = run("--frobnicate");
     expect(status).toBe(2);
     expect(stderr).toContain("unknown flag --frobnicate");
+  });
+
+  it("package.json points only at files that exist once built", () => {
+    const targets = exportTargets(pkg.exports);
+    expect(targets).toContain("./dist/main.mjs");
+    expect(targets.filter((target) => !existsSync(new URL(`../${target}`, import.meta.url)))).toEqual([]);
   });
 });
