@@ -11,6 +11,7 @@ import {
   LOG_LEVELS,
   type LogLevel,
   METRICS_TLS_FLAGS,
+  type ParseResult,
   parseBindAddress,
   parseFlags,
   parseMetricsTlsFlags,
@@ -38,11 +39,8 @@ export interface AgentConfig {
   credentialsNamespaces: string[];
 }
 
-export type ParseConfigResult =
-  | { ok: true; config: AgentConfig }
-  | { ok: true; help: true }
-  | { ok: true; version: true }
-  | { ok: false; error: string };
+/** The agent's config, `--help`, `--version`, or an error naming the flag or variable. */
+export type ParseConfigResult = ParseResult<AgentConfig>;
 
 const DEFAULTS = {
   metricsBindAddress: ":8443",

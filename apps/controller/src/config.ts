@@ -9,6 +9,7 @@ import {
   formatUsage,
   type LogLevel,
   METRICS_TLS_FLAGS,
+  type ParseResult,
   parseBindAddress,
   parseFlags,
   parseLogLevel,
@@ -30,11 +31,8 @@ export interface ControllerConfig {
   identity: string;
 }
 
-export type ConfigResult =
-  | { ok: true; config: ControllerConfig }
-  | { ok: true; help: true }
-  | { ok: true; version: true }
-  | { ok: false; error: string };
+/** The controller's config, `--help`, `--version`, or an error naming the flag. */
+export type ConfigResult = ParseResult<ControllerConfig>;
 
 const FLAGS = {
   kubeconfig: {

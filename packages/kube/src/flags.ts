@@ -154,3 +154,10 @@ export function parseMetricsTlsFlags(
     return { ok: false, error: "--metrics-tls-private-key-file is required with --metrics-tls-cert-file" };
   return { ok: true, files: { certFile, keyFile } };
 }
+
+/** What a program's configuration parser returns: its config, `--help`, `--version`, or an error naming the flag. */
+export type ParseResult<Config> =
+  | { ok: true; config: Config }
+  | { ok: true; help: true }
+  | { ok: true; version: true }
+  | { ok: false; error: string };

@@ -15,12 +15,14 @@ export {
   type EventType,
   kubeEventSink,
 } from "./event-recorder.js";
+export { exitUnlessConfig, type ProgramInfo } from "./exit-unless-config.js";
 export {
   type FlagSpec,
   type FlagSpecs,
   formatUsage,
   METRICS_TLS_FLAGS,
   type ParsedFlags,
+  type ParseResult,
   parseFlags,
   parseMetricsTlsFlags,
 } from "./flags.js";
