@@ -4,20 +4,20 @@
  */
 
 import {
+  type BindAddress,
   type CertificateFiles,
+  type FlagSpecs,
+  formatUsage,
   LOG_LEVELS,
   type LogLevel,
   METRICS_TLS_FLAGS,
+  type ParseResult,
+  parseBindAddress,
   parseFlags,
   parseMetricsTlsFlags,
-  splitHostPort,
 } from "@swh/kube";
 
-/** A host/port pair to listen on; `host` undefined means every interface. */
-export interface BindAddress {
-  host: string | undefined;
-  port: number;
-}
+export type { BindAddress };
 
 /** Everything `main` needs to start the agent. */
 export interface AgentConfig {
@@ -39,10 +39,8 @@ export interface AgentConfig {
   credentialsNamespaces: string[];
 }
 
-export type ParseConfigResult =
-  | { ok: true; config: AgentConfig }
-  | { ok: true; version: true }
-  | { ok: false; error: string };
+/** The agent's config, `--help`, `--version`, or an error naming the flag or variable. */
+export type ParseConfigResult = ParseResult<AgentConfig>;
 
 const DEFAULTS = {
   metricsBindAddress: ":8443",
@@ -51,29 +49,57 @@ const DEFAULTS = {
   maxConcurrentProbes: "100",
 } as const;
 
-const VALUE_FLAGS = [
-  "kubeconfig",
-  "metrics-bind-address",
-  "health-bind-address",
-  "log-level",
-  "max-concurrent-probes",
+const FLAGS = {
+  kubeconfig: {
+    value: "PATH",
+    default: "in-cluster service account, then $KUBECONFIG",
+    help: "kubeconfig file",
+  },
+  "metrics-bind-address": {
+    value: "HOST:PORT",
+    default: DEFAULTS.metricsBindAddress,
+    help: "Prometheus /metrics over HTTPS for authorised bearer tokens; :PORT every interface, 0 disables",
+  },
   ...METRICS_TLS_FLAGS,
-  "credentials-namespaces",
-] as const;
+  "health-bind-address": {
+    value: "HOST:PORT",
+    default: DEFAULTS.healthBindAddress,
+    help: "/healthz and /readyz, no authentication; :PORT every interface, 0 disables",
+  },
+  "log-level": { value: "LEVEL", default: DEFAULTS.logLevel, help: LOG_LEVELS.join(" | ") },
+  "max-concurrent-probes": {
+    value: "N",
+    default: DEFAULTS.maxConcurrentProbes,
+    help: "probes running at once on this node, 1..100000",
+  },
+  "credentials-namespaces": {
+    value: "NS,...",
+    default: "none: no Secret access",
+    help: "namespaces whose PostgreSQL credentials Secrets the agent may read",
+  },
+} as const satisfies FlagSpecs;
+
+/** The `--help` text: every flag with its default. */
+export const USAGE = formatUsage(
+  `swh-agent — probes the pods of its node and publishes their per-port readiness as EndpointSlices
+
+Environment: NODE_NAME (required, from spec.nodeName), POD_NAMESPACE (the heartbeat Lease's namespace).`,
+  FLAGS,
+);
 
 // A namespace name is a DNS-1123 label.
 const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /**
  * Parses `argv` (without the node and script paths) and `env` into an AgentConfig, or returns an error that
- * names the offending flag or variable. `--version` short-circuits everything else.
+ * names the offending flag or variable. `--help` and `--version` short-circuit everything else.
  */
 export function parseAgentConfig(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): ParseConfigResult {
-  const flags = parseFlags(argv, VALUE_FLAGS);
-  if (!flags.ok || "version" in flags) return flags;
+  const flags = parseFlags(argv, FLAGS);
+  if (!flags.ok || !("values" in flags)) return flags;
   const values = flags.values;
 
   const nodeName = env.NODE_NAME?.trim();
@@ -88,11 +114,13 @@ export function parseAgentConfig(
   const metrics = parseBindAddress(
     "--metrics-bind-address",
     values.get("metrics-bind-address") ?? DEFAULTS.metricsBindAddress,
+    { disableWithZero: true },
   );
   if (!metrics.ok) return metrics;
   const health = parseBindAddress(
     "--health-bind-address",
     values.get("health-bind-address") ?? DEFAULTS.healthBindAddress,
+    { disableWithZero: true },
   );
   if (!health.ok) return health;
   const tls = parseMetricsTlsFlags(values);
@@ -145,19 +173,6 @@ function parseNamespaceList(
     return { ok: false, error: `${flag} must list namespace names separated by commas, got "${bad}"` };
   }
   return { ok: true, namespaces: [...new Set(names)].sort() };
-}
-
-/** Parses `host:port`, `:port`, `[v6]:port`, or `0` (disabled). */
-function parseBindAddress(
-  flag: string,
-  text: string,
-): { ok: true; address: BindAddress | undefined } | { ok: false; error: string } {
-  if (text === "0") return { ok: true, address: undefined };
-  const address = splitHostPort(text);
-  if (address === undefined) {
-    return { ok: false, error: `${flag} must be host:port, :port or 0 (disabled), got "${text}"` };
-  }
-  return { ok: true, address: { host: address.host || undefined, port: address.port } };
 }
 
 function isLogLevel(level: string): level is LogLevel {

@@ -1,19 +1,14 @@
 /** The agent's executable entry: flags and environment → `runAgent`, SIGTERM → a clean stop. */
-import { createLogger, onShutdown, PooledKubeConfig } from "@swh/kube";
-import { parseAgentConfig } from "./config.js";
+import { createLogger, exitUnlessConfig, onShutdown, PooledKubeConfig } from "@swh/kube";
+import { parseAgentConfig, USAGE } from "./config.js";
 import { type RunningAgent, runAgent } from "./run-agent.js";
 import { APP_VERSION } from "./version.js";
 
-const parsed = parseAgentConfig(process.argv.slice(2), process.env);
-if (!parsed.ok) {
-  process.stderr.write(`swh-agent: ${parsed.error}\n`);
-  process.exit(2);
-}
-if ("version" in parsed) {
-  process.stdout.write(`swh-agent ${APP_VERSION}\n`);
-  process.exit(0);
-}
-const { config } = parsed;
+const config = exitUnlessConfig(parseAgentConfig(process.argv.slice(2), process.env), {
+  name: "swh-agent",
+  version: APP_VERSION,
+  usage: USAGE,
+});
 const logger = createLogger({ level: config.logLevel, base: { component: "swh-agent" } });
 // One connection pool for every API request (see pooled-kube-config.ts).
 const kubeConfig = new PooledKubeConfig();

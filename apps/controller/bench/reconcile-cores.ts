@@ -6,8 +6,8 @@
  */
 import { API_VERSION, KIND, type ServiceWithHealthchecks } from "@swh/crd-types";
 import type { SliceView } from "@swh/slice-writer";
-import { computeStatus, sameStatus } from "../src/compute-status.js";
-import { planService } from "../src/plan-service.js";
+import { computeStatus, sameStatus } from "../src/internal/compute-status.js";
+import { planService } from "../src/internal/plan-service.js";
 
 const RUNS = 15;
 

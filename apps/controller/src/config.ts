@@ -3,13 +3,17 @@
  * returns data: a bad flag yields an error naming it instead of a half-configured process.
  */
 import {
+  type BindAddress,
   type CertificateFiles,
+  type FlagSpecs,
+  formatUsage,
   type LogLevel,
   METRICS_TLS_FLAGS,
+  type ParseResult,
+  parseBindAddress,
   parseFlags,
   parseLogLevel,
   parseMetricsTlsFlags,
-  splitHostPort,
 } from "@swh/kube";
 
 /** Parsed configuration; see `USAGE` for each flag. */
@@ -17,53 +21,67 @@ export interface ControllerConfig {
   kubeconfig?: string;
   namespace: string;
   leaderElect: boolean;
-  metricsBindAddress: { host: string; port: number };
+  /** `host` undefined: every interface, dual-stack where available. */
+  metricsBindAddress: BindAddress;
   /** Serving certificate of /metrics; undefined: self-signed at start-up. */
   metricsTls?: CertificateFiles;
-  healthBindAddress: { host: string; port: number };
+  healthBindAddress: BindAddress;
   logLevel: LogLevel;
   nodeNotReadyGraceMs: number;
   identity: string;
 }
 
-export type ConfigResult =
-  | { ok: true; config: ControllerConfig }
-  | { ok: true; version: true }
-  | { ok: false; error: string };
+/** The controller's config, `--help`, `--version`, or an error naming the flag. */
+export type ConfigResult = ParseResult<ControllerConfig>;
 
-export const USAGE = `swh-controller — reconciles ServiceWithHealthchecks into Services and status
-
-  --kubeconfig PATH              kubeconfig file (default: in-cluster service account, then $KUBECONFIG)
-  --namespace NS                 install namespace: leader Lease and agent heartbeat Leases (default $POD_NAMESPACE)
-  --leader-elect BOOL            take part in leader election before writing (default true)
-  --metrics-bind-address H:P     Prometheus /metrics over HTTPS, for bearer tokens allowed get on /metrics
-                                 (TokenReview + SubjectAccessReview; default :8443; port 0 picks a free port)
-  --metrics-tls-cert-file PATH   PEM certificate of /metrics, reloaded when it changes (default: self-signed)
-  --metrics-tls-private-key-file PATH  its PEM private key (required with --metrics-tls-cert-file)
-  --health-bind-address H:P      /healthz and /readyz only, no authentication (default :8081; port 0 picks a free port)
-  --log-level LEVEL              debug | info | warn | error (default info, or $LOG_LEVEL)
-  --node-not-ready-grace DUR     delete a NotReady node's slices after this long (default 5m; e.g. 90s, 5m, 1h)
-  --version                      print the version and exit
-`;
-
-const FLAGS = [
-  "kubeconfig",
-  "namespace",
-  "leader-elect",
-  "metrics-bind-address",
-  "health-bind-address",
-  "log-level",
-  "node-not-ready-grace",
+const FLAGS = {
+  kubeconfig: {
+    value: "PATH",
+    default: "in-cluster service account, then $KUBECONFIG",
+    help: "kubeconfig file",
+  },
+  namespace: {
+    value: "NS",
+    default: "$POD_NAMESPACE",
+    help: "install namespace: leader Lease and agent heartbeat Leases",
+  },
+  "leader-elect": {
+    type: "boolean",
+    default: "true",
+    help: "take part in leader election before writing",
+  },
+  "metrics-bind-address": {
+    value: "HOST:PORT",
+    default: ":8443",
+    help: "Prometheus /metrics over HTTPS, for bearer tokens allowed get on /metrics (TokenReview + SubjectAccessReview); :PORT every interface, port 0 a free port",
+  },
   ...METRICS_TLS_FLAGS,
-] as const;
+  "health-bind-address": {
+    value: "HOST:PORT",
+    default: ":8081",
+    help: "/healthz and /readyz only, no authentication; :PORT every interface, port 0 a free port",
+  },
+  "log-level": { value: "LEVEL", default: "info, or $LOG_LEVEL", help: "debug | info | warn | error" },
+  "node-not-ready-grace": {
+    value: "DUR",
+    default: "5m",
+    help: "delete a NotReady node's slices after this long (e.g. 90s, 5m, 1h)",
+  },
+} as const satisfies FlagSpecs;
+
+/** The `--help` text: every flag with its default. */
+export const USAGE = formatUsage(
+  "swh-controller — reconciles ServiceWithHealthchecks into Services and status",
+  FLAGS,
+);
 
 /** Parses `argv` (without node and script) with `env` fallbacks. */
 export function parseConfig(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): ConfigResult {
-  const flags = parseFlags(argv, FLAGS, ["leader-elect"]);
-  if (!flags.ok || "version" in flags) return flags;
+  const flags = parseFlags(argv, FLAGS);
+  if (!flags.ok || !("values" in flags)) return flags;
   const values = flags.values;
 
   const namespace = values.get("namespace") ?? env.POD_NAMESPACE ?? "";
@@ -71,10 +89,16 @@ export function parseConfig(
   const leaderElect = parseBool(values.get("leader-elect") ?? "true");
   if (leaderElect === undefined)
     return { ok: false, error: `--leader-elect: "${values.get("leader-elect")}" is not true or false` };
-  const metrics = parseBindAddress(values.get("metrics-bind-address") ?? ":8443", "--metrics-bind-address");
-  if ("error" in metrics) return { ok: false, error: metrics.error };
-  const health = parseBindAddress(values.get("health-bind-address") ?? ":8081", "--health-bind-address");
-  if ("error" in health) return { ok: false, error: health.error };
+  const metrics = parseBindAddress(
+    "--metrics-bind-address",
+    values.get("metrics-bind-address") ?? FLAGS["metrics-bind-address"].default,
+  );
+  if (!metrics.ok) return metrics;
+  const health = parseBindAddress(
+    "--health-bind-address",
+    values.get("health-bind-address") ?? FLAGS["health-bind-address"].default,
+  );
+  if (!health.ok) return health;
   const tls = parseMetricsTlsFlags(values);
   if (!tls.ok) return tls;
   let logLevel: LogLevel;
@@ -94,8 +118,9 @@ export function parseConfig(
   const config: ControllerConfig = {
     namespace,
     leaderElect,
-    metricsBindAddress: metrics,
-    healthBindAddress: health,
+    // Both parsed without `disableWithZero`: the controller always serves them.
+    metricsBindAddress: metrics.address as BindAddress,
+    healthBindAddress: health.address as BindAddress,
     logLevel,
     nodeNotReadyGraceMs: grace,
     identity: env.POD_NAME || `swh-controller-${process.pid}`,
@@ -110,13 +135,6 @@ function parseBool(value: string): boolean | undefined {
   if (value === "true") return true;
   if (value === "false") return false;
   return undefined;
-}
-
-/** `host:port` or `:port` (all interfaces); `[::1]:8080` for IPv6. */
-function parseBindAddress(value: string, flag: string): { host: string; port: number } | { error: string } {
-  const address = splitHostPort(value);
-  if (address === undefined) return { error: `${flag}: "${value}" is not host:port` };
-  return { host: address.host || "0.0.0.0", port: address.port };
 }
 
 /** Go-style durations with one unit: `500ms`, `90s`, `5m`, `1h`. */

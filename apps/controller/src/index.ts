@@ -3,9 +3,9 @@
  * `dist/main.mjs`).
  */
 
-export { type ControllerStatus, computeStatus } from "./compute-status.js";
 export { type ControllerConfig, parseConfig } from "./config.js";
-export { planService, type ServicePlan } from "./plan-service.js";
+export { type ControllerStatus, computeStatus } from "./internal/compute-status.js";
+export { planService, type ServicePlan } from "./internal/plan-service.js";
 export {
   type ControllerOptions,
   type LeaderElector,

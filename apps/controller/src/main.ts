@@ -11,6 +11,7 @@ import {
   createLogger,
   createMetricsRegistry,
   EventRecorder,
+  exitUnlessConfig,
   kubeMetricsAccess,
   onShutdown,
   PooledKubeConfig,
@@ -34,16 +35,11 @@ function loadKubeConfig(config: ControllerConfig): KubeConfig {
 }
 
 async function main(): Promise<void> {
-  const parsed = parseConfig(process.argv.slice(2), process.env);
-  if (!parsed.ok) {
-    process.stderr.write(`swh-controller: ${parsed.error}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if ("version" in parsed) {
-    process.stdout.write(`swh-controller ${APP_VERSION}\n`);
-    process.exit(0);
-  }
-  const { config } = parsed;
+  const config = exitUnlessConfig(parseConfig(process.argv.slice(2), process.env), {
+    name: "swh-controller",
+    version: APP_VERSION,
+    usage: USAGE,
+  });
   const logger = createLogger({ level: config.logLevel, base: { component: "swh-controller" } });
   const kubeConfig = loadKubeConfig(config);
   const registry = createMetricsRegistry();

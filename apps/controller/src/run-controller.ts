@@ -37,16 +37,16 @@ import {
 } from "@swh/kube";
 import { agentLeaseNode } from "@swh/slice-writer";
 import type { Registry } from "prom-client";
-import { type ControllerApi, createControllerApi } from "./controller-api.js";
-import { type ControllerMetrics, createControllerMetrics } from "./controller-metrics.js";
-import { reconcileNode } from "./reconcile-node.js";
+import { type ControllerApi, createControllerApi } from "./internal/controller-api.js";
+import { type ControllerMetrics, createControllerMetrics } from "./internal/controller-metrics.js";
+import { reconcileNode } from "./internal/reconcile-node.js";
 import {
   type EventRecorderLike,
   reconcileSwh,
   reportReconcileFailure,
   type SwhReconcileDeps,
-} from "./reconcile-swh.js";
-import { SliceIndex, swhKeyOfView } from "./slice-index.js";
+} from "./internal/reconcile-swh.js";
+import { SliceIndex, swhKeyOfView } from "./internal/slice-index.js";
 import { APP_VERSION } from "./version.js";
 
 /**

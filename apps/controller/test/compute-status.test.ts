@@ -5,8 +5,8 @@ import {
   type ServiceSyncOutcome,
   type StatusInput,
   sameStatus,
-} from "../src/compute-status.js";
-import { conditionChanges } from "../src/conditions.js";
+} from "../src/internal/compute-status.js";
+import { conditionChanges } from "../src/internal/conditions.js";
 import { aSlice, aStoredService, aSwh } from "./builders.js";
 import { indexed } from "./indexed.js";
 

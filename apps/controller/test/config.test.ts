@@ -9,8 +9,8 @@ describe("parseConfig", () => {
       config: {
         namespace: "swh-system",
         leaderElect: true,
-        metricsBindAddress: { host: "0.0.0.0", port: 8443 },
-        healthBindAddress: { host: "0.0.0.0", port: 8081 },
+        metricsBindAddress: { host: undefined, port: 8443 },
+        healthBindAddress: { host: undefined, port: 8081 },
         logLevel: "info",
         nodeNotReadyGraceMs: 300_000,
         identity: "ctrl-0",

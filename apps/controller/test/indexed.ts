@@ -1,6 +1,6 @@
 /** Slices as the controller's index holds them: each read once through the contract's reader. */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
-import { type IndexedSlice, SliceIndex } from "../src/slice-index.js";
+import { type IndexedSlice, SliceIndex } from "../src/internal/slice-index.js";
 
 /** `slices` as `SliceIndex` returns them (in the given order); a slice the reader rejects fails the test. */
 export function indexed(slices: readonly V1EndpointSlice[]): IndexedSlice[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIVE_GET_RETRY_MS, type NodeFacts, planNodeCleanup } from "../src/plan-node-cleanup.js";
+import { LIVE_GET_RETRY_MS, type NodeFacts, planNodeCleanup } from "../src/internal/plan-node-cleanup.js";
 import { aLease, aNode } from "./builders.js";
 
 const NOW = "2026-12-02T10:10:00Z";

@@ -1,6 +1,6 @@
 import type { V1Service } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { planService } from "../src/plan-service.js";
+import { planService } from "../src/internal/plan-service.js";
 import { aStoredService, aSwh, ownerRef } from "./builders.js";
 
 function updated(plan: ReturnType<typeof planService>): V1Service {

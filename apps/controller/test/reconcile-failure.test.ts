@@ -3,9 +3,9 @@ import type { Condition } from "@swh/crd-types";
 import { createLogger, type DroppedKey, type Logger, WorkQueue } from "@swh/kube";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import type { ControllerApi } from "../src/controller-api.js";
-import { createControllerMetrics } from "../src/controller-metrics.js";
-import { reconcileSwh, reportReconcileFailure, type SwhReconcileDeps } from "../src/reconcile-swh.js";
+import type { ControllerApi } from "../src/internal/controller-api.js";
+import { createControllerMetrics } from "../src/internal/controller-metrics.js";
+import { reconcileSwh, reportReconcileFailure, type SwhReconcileDeps } from "../src/internal/reconcile-swh.js";
 import { aSwh } from "./builders.js";
 
 /**

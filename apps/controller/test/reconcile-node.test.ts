@@ -2,9 +2,9 @@ import type { V1Lease, V1Node } from "@kubernetes/client-node";
 import { createLogger } from "@swh/kube";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import type { ControllerApi } from "../src/controller-api.js";
-import { createControllerMetrics } from "../src/controller-metrics.js";
-import { type NodeReconcileDeps, reconcileNode } from "../src/reconcile-node.js";
+import type { ControllerApi } from "../src/internal/controller-api.js";
+import { createControllerMetrics } from "../src/internal/controller-metrics.js";
+import { type NodeReconcileDeps, reconcileNode } from "../src/internal/reconcile-node.js";
 import { aLease, aNode, aSlice } from "./builders.js";
 import { indexed } from "./indexed.js";
 

@@ -2,9 +2,9 @@ import type { V1Service } from "@kubernetes/client-node";
 import { createLogger, TerminalError } from "@swh/kube";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import type { ControllerApi } from "../src/controller-api.js";
-import { createControllerMetrics } from "../src/controller-metrics.js";
-import { reconcileSwh, type SwhReconcileDeps } from "../src/reconcile-swh.js";
+import type { ControllerApi } from "../src/internal/controller-api.js";
+import { createControllerMetrics } from "../src/internal/controller-metrics.js";
+import { reconcileSwh, type SwhReconcileDeps } from "../src/internal/reconcile-swh.js";
 import { aSlice, aStoredService, aSwh } from "./builders.js";
 import { indexed } from "./indexed.js";
 

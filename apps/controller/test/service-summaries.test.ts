@@ -1,6 +1,6 @@
 import type { V1Service } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { externalIPSummary, portsSummary } from "../src/service-summaries.js";
+import { externalIPSummary, portsSummary } from "../src/internal/service-summaries.js";
 
 const svc = (
   spec: NonNullable<V1Service["spec"]>,

@@ -1,6 +1,6 @@
 import { ANNOTATION_NODE_NAME, LABEL_NODE } from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
-import { SliceIndex } from "../src/slice-index.js";
+import { SliceIndex } from "../src/internal/slice-index.js";
 import { aSlice, deepFreeze } from "./builders.js";
 
 const names = (entries: { slice: { metadata?: { name?: string } } }[]) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sameJson } from "../src/same-json.js";
-import { mergePatch } from "../src/status-patch.js";
+import { sameJson } from "../src/internal/same-json.js";
+import { mergePatch } from "../src/internal/status-patch.js";
 
 describe("mergePatch", () => {
   it("nulls keys that disappeared and replaces arrays whole", () => {

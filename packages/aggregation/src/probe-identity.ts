@@ -91,7 +91,11 @@ function normalizeSettings(key: string, settings: object | undefined): unknown {
   return rest;
 }
 
-/** JSON with object keys sorted and undefined members dropped: equal configs give equal strings. */
+/**
+ * JSON with object keys sorted and undefined members dropped (`null`, `[]` and `{}` kept): equal configs give equal
+ * strings. The controller compares API objects with its own `sameJson`, which also treats `null`, `[]` and `{}` as
+ * absent, as the API server does.
+ */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }

@@ -6,7 +6,11 @@
 /** An opaque handle returned by `Clock.setTimeout`. */
 export type TimerHandle = { readonly __timer: unique symbol } | object;
 
-/** Wall-clock time in milliseconds plus one-shot timers. */
+/**
+ * Wall-clock time in milliseconds (`Date.now` for the real clock) plus one-shot timers. Wall time because some of
+ * what it times is written to the API (Event `eventTime` and series times); `@swh/probes` has a `MonotonicClock`
+ * for probe deadlines, a different time base on purpose.
+ */
 export interface Clock {
   now(): number;
   setTimeout(fn: () => void, ms: number): TimerHandle;

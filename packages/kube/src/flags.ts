@@ -1,60 +1,142 @@
 /**
- * Command-line flags of both apps, in the controller-runtime style: `--name=value` or `--name value`, `--version`
- * anywhere. Pure: argv in, the raw values by flag name (or an error naming the argument) out; each app keeps its
- * own list of flags, defaults and checks of the values.
+ * Command-line flags of both apps and of `swh-probe`, one parser on `node:util` `parseArgs`: `--name=value` or
+ * `--name value` (the controller-runtime style operators know), booleans alone or with `true`/`false`, `--help`
+ * (or `-h`) and `--version` anywhere. Pure: argv in, the raw values by flag name (or an error naming the argument)
+ * out; each program keeps its own flags, defaults and checks of the values, and prints `formatUsage` for `--help`.
+ * Kept free of imports so that `@swh/kube/flags` loads without the API client.
  */
+import { parseArgs } from "node:util";
 
-/** Raw flag values by name, `--version`, or an error naming the offending argument. */
+/** One flag: how it reads, and what `--help` says about it. */
+export interface FlagSpec {
+  /**
+   * `string` (the default) takes a value; `boolean` alone means true, and takes `=true`/`=false` or a following
+   * `true`/`false` (any other following word stays an argument, so `--https 10.0.0.1:443` keeps its address).
+   */
+  type?: "string" | "boolean";
+  /** May be given more than once: `lists` keeps every value in order (`values` the last). */
+  multiple?: boolean;
+  /** The value's placeholder in the usage, e.g. `PATH`. */
+  value?: string;
+  /** The default as `--help` shows it (the program applies it): a value, or words like "in-cluster config". */
+  default: string;
+  /** What the flag does, for `--help`. */
+  help: string;
+}
+
+/** The flags a program takes, by name (without the leading `--`). */
+export type FlagSpecs<Name extends string = string> = Readonly<Record<Name, FlagSpec>>;
+
+/** Raw flag values by name and the positional arguments; or `--help`, `--version`, or an error naming the argument. */
 export type ParsedFlags<Name extends string> =
-  | { ok: true; values: ReadonlyMap<Name, string> }
+  | {
+      ok: true;
+      /** The last value of each flag given. */
+      values: ReadonlyMap<Name, string>;
+      /** Every value of each flag given, in order. */
+      lists: ReadonlyMap<Name, readonly string[]>;
+      positionals: readonly string[];
+    }
+  | { ok: true; help: true }
   | { ok: true; version: true }
   | { ok: false; error: string };
 
 /**
- * Reads `argv` (without the node and script paths) for the flags in `names`; the last occurrence of a flag wins.
- * A flag in `booleans` may stand alone (at the end or before another `--flag`) and then reads as `"true"`.
+ * Reads `argv` (without the node and script paths) for the flags in `flags`. `--help` wins over `--version`, and
+ * either over any error; otherwise an unknown flag, a missing value or (unless `positionals`) an argument that is
+ * not a flag is an error naming it.
  */
 export function parseFlags<const Name extends string>(
   argv: readonly string[],
-  names: readonly Name[],
-  booleans: readonly Name[] = [],
+  flags: FlagSpecs<Name>,
+  opts: { positionals?: boolean } = {},
 ): ParsedFlags<Name> {
+  const options: Record<string, { type: "string" | "boolean"; short?: string }> = {
+    help: { type: "boolean", short: "h" },
+    version: { type: "boolean" },
+  };
+  for (const [name, spec] of Object.entries<FlagSpec>(flags)) options[name] = { type: spec.type ?? "string" };
+  // Not strict: we name unknown flags ourselves, and read `--leader-elect false` the way Go programs do.
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const given = (name: string) => tokens.some((t) => t.kind === "option" && t.name === name);
+  if (given("help")) return { ok: true, help: true };
+  if (given("version")) return { ok: true, version: true };
+
   const values = new Map<Name, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? "";
-    if (arg === "--version") return { ok: true, version: true };
-    if (!arg.startsWith("--")) return { ok: false, error: `unexpected argument "${arg}"` };
-    const eq = arg.indexOf("=");
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (!isOneOf(name, names)) return { ok: false, error: `unknown flag --${name}` };
-    let value: string | undefined;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else if (booleans.includes(name) && (argv[i + 1] === undefined || argv[i + 1]?.startsWith("--")))
-      value = "true";
-    else value = argv[++i];
+  const lists = new Map<Name, string[]>();
+  const positionals: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token === undefined) continue;
+    if (token.kind !== "option") {
+      if (!opts.positionals || token.kind === "option-terminator")
+        return { ok: false, error: `unexpected argument "${argv[token.index]}"` };
+      positionals.push(token.value);
+      continue;
+    }
+    if (!token.rawName.startsWith("--"))
+      return { ok: false, error: `unexpected argument "${argv[token.index]}"` };
+    const name = token.name;
+    if (!isOneOf(name, flags)) return { ok: false, error: `unknown flag --${name}` };
+    let value = token.value;
+    if (flags[name].type === "boolean") {
+      const next = tokens[i + 1];
+      if (
+        value === undefined &&
+        next?.kind === "positional" &&
+        (next.value === "true" || next.value === "false")
+      ) {
+        value = next.value;
+        i++;
+      }
+      value ??= "true";
+      if (value !== "true" && value !== "false")
+        return { ok: false, error: `--${name} must be true or false, got "${value}"` };
+    }
     if (value === undefined) return { ok: false, error: `--${name} needs a value` };
     values.set(name, value);
+    lists.set(name, [...(flags[name].multiple ? (lists.get(name) ?? []) : []), value]);
   }
-  return { ok: true, values };
+  return { ok: true, values, lists, positionals };
 }
 
 /**
- * Splits a bind address: `host:port`, `:port` (every interface: `host` is `""`) or `[v6]:port`, with a port of
- * 0..65535 (0 picks a free port). Returns undefined for anything else, so that the caller names its flag in the error.
+ * The `--help` text: `head` (what the program does, how to call it), then every flag with its placeholder, what it
+ * does and its default, then `--help` and `--version`.
  */
-export function splitHostPort(text: string): { host: string; port: number } | undefined {
-  const match = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text);
-  const port = Number(match?.[3]);
-  if (!match || port > 65_535) return undefined;
-  return { host: match[1] ?? match[2] ?? "", port };
+export function formatUsage(head: string, flags: FlagSpecs): string {
+  const rows: [string, string][] = Object.entries<FlagSpec>(flags).map(([name, spec]) => [
+    `--${name}${spec.type === "boolean" ? "" : ` ${spec.value ?? "VALUE"}`}${spec.multiple ? " (repeatable)" : ""}`,
+    `${spec.help} (default: ${spec.default})`,
+  ]);
+  rows.push(["-h, --help", "print this help and exit"], ["--version", "print the version and exit"]);
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return `${head.trimEnd()}\n\nFlags:\n${rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`).join("\n")}\n`;
 }
 
-function isOneOf<Name extends string>(name: string, names: readonly Name[]): name is Name {
-  return (names as readonly string[]).includes(name);
+function isOneOf<Name extends string>(name: string, flags: FlagSpecs<Name>): name is Name {
+  return Object.hasOwn(flags, name);
 }
 
 /** The flags both apps take for the metrics server's certificate (PEM files, e.g. from a mounted TLS Secret). */
-export const METRICS_TLS_FLAGS = ["metrics-tls-cert-file", "metrics-tls-private-key-file"] as const;
+export const METRICS_TLS_FLAGS = {
+  "metrics-tls-cert-file": {
+    value: "PATH",
+    default: "a self-signed certificate",
+    help: "PEM certificate of /metrics, reloaded when it changes",
+  },
+  "metrics-tls-private-key-file": {
+    value: "PATH",
+    default: "none; required with --metrics-tls-cert-file",
+    help: "PEM private key of that certificate",
+  },
+} as const satisfies FlagSpecs;
 
 /**
  * Reads `--metrics-tls-cert-file` and `--metrics-tls-private-key-file` from parsed flag values: both (files) or
@@ -72,3 +154,10 @@ export function parseMetricsTlsFlags(
     return { ok: false, error: "--metrics-tls-private-key-file is required with --metrics-tls-cert-file" };
   return { ok: true, files: { certFile, keyFile } };
 }
+
+/** What a program's configuration parser returns: its config, `--help`, `--version`, or an error naming the flag. */
+export type ParseResult<Config> =
+  | { ok: true; config: Config }
+  | { ok: true; help: true }
+  | { ok: true; version: true }
+  | { ok: false; error: string };

@@ -1,4 +1,5 @@
 export { type BackoffPolicy, backoffDelay } from "./backoff.js";
+export { type BindAddress, parseBindAddress, splitHostPort } from "./bind-address.js";
 export {
   type Clock,
   MAX_TIMER_DELAY_MS,
@@ -14,12 +15,16 @@ export {
   type EventType,
   kubeEventSink,
 } from "./event-recorder.js";
+export { exitUnlessConfig, type ProgramInfo } from "./exit-unless-config.js";
 export {
+  type FlagSpec,
+  type FlagSpecs,
+  formatUsage,
   METRICS_TLS_FLAGS,
   type ParsedFlags,
+  type ParseResult,
   parseFlags,
   parseMetricsTlsFlags,
-  splitHostPort,
 } from "./flags.js";
 export { type HealthServerOptions, startHealthServer } from "./health-server.js";
 export { type HeartbeatOptions, renewHeartbeat, runHeartbeat } from "./heartbeat.js";
@@ -30,7 +35,7 @@ export {
   type InformerOptions,
   startInformer,
 } from "./informer.js";
-export { describeApiError, httpStatusOf } from "./internal/api-errors.js";
+export { apiErrorMessage, describeApiError, httpStatusOf } from "./internal/api-errors.js";
 export type { OpsServer } from "./internal/listen.js";
 export {
   createJsonClient,

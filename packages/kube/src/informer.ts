@@ -14,6 +14,7 @@ import type { KubeConfig, KubernetesListObject, KubernetesObject } from "@kubern
 import { Watch } from "@kubernetes/client-node";
 import { type BackoffPolicy, backoffDelay } from "./backoff.js";
 import { sleepUnlessAborted, systemClock } from "./clock.js";
+import { httpStatusOf } from "./internal/api-errors.js";
 import { decodeWatchObject } from "./internal/decode-object.js";
 import { deepFreeze } from "./internal/deep-freeze.js";
 import type { Logger } from "./logger.js";
@@ -174,7 +175,7 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
       const onDone = (err: unknown) => {
         if (err === null || err === undefined || isTimeout(err)) {
           finish({ kind: "closed", events, ms: Date.now() - startedAt });
-        } else if (statusOf(err) === 410) {
+        } else if (httpStatusOf(err) === 410) {
           finish({ kind: "expired" });
         } else {
           finish({ kind: "error", error: err });
@@ -254,17 +255,10 @@ function isTimeout(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { name?: unknown }).name === "TimeoutError";
 }
 
-function statusOf(err: unknown): number | undefined {
-  if (typeof err !== "object" || err === null) return undefined;
-  const e = err as { statusCode?: unknown; code?: unknown };
-  if (typeof e.statusCode === "number") return e.statusCode;
-  return typeof e.code === "number" ? e.code : undefined;
-}
-
 // Keeps restart logs short: API errors from client-node carry the whole response body and headers.
 function summarize(err: unknown): { message: string; status?: number; code?: string } {
   const message = err instanceof Error ? err.message.slice(0, 500) : String(err);
-  const status = statusOf(err);
+  const status = httpStatusOf(err);
   const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
   const code = typeof cause?.code === "string" ? cause.code : undefined;
   return { message, ...(status !== undefined ? { status } : {}), ...(code !== undefined ? { code } : {}) };

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { parseFlags, parseMetricsTlsFlags, splitHostPort } from "../src/index.js";
+import { formatUsage, parseFlags, parseMetricsTlsFlags, splitHostPort } from "../src/index.js";
 
-const NAMES = ["kubeconfig", "log-level", "leader-elect"] as const;
+const NAMES = {
+  kubeconfig: { value: "PATH", default: "in-cluster", help: "kubeconfig file" },
+  "log-level": { value: "LEVEL", default: "info", help: "least severity logged" },
+  "leader-elect": { default: "true", help: "elect a leader" },
+} as const;
+/** The same flags, with --leader-elect a boolean. */
+const BOOLEAN = { ...NAMES, "leader-elect": { ...NAMES["leader-elect"], type: "boolean" } } as const;
 
 describe("parseFlags", () => {
   it("reads --flag=value and --flag value, the last occurrence winning", () => {
@@ -41,7 +47,7 @@ describe("parseFlags", () => {
     [["--leader-elect", "--log-level=info"], "true"],
     [["--leader-elect", "false"], "false"],
   ])("reads a boolean flag %j as %s", (argv, value) => {
-    const result = parseFlags(argv, NAMES, ["leader-elect"]);
+    const result = parseFlags(argv, BOOLEAN);
     expect(result.ok && "values" in result && result.values.get("leader-elect")).toBe(value);
   });
 
@@ -54,6 +60,64 @@ describe("parseFlags", () => {
     [["--leader-elect"], "--leader-elect needs a value"],
   ])("rejects %j with %j", (argv, error) => {
     expect(parseFlags(argv, NAMES)).toEqual({ ok: false, error });
+  });
+});
+
+describe("parseFlags, beyond the apps' forms", () => {
+  it("answers --help (or -h) wherever it stands, before --version and errors", () => {
+    for (const argv of [["--help"], ["--frobnicate", "-h"], ["--version", "--help"], ["stray", "--help"]])
+      expect(parseFlags(argv, NAMES)).toEqual({ ok: true, help: true });
+  });
+
+  it("keeps positionals when asked, and every value of a repeatable flag", () => {
+    const flags = {
+      header: { multiple: true, default: "none", help: "h" },
+      https: { type: "boolean", default: "false", help: "tls" },
+    } as const;
+    const result = parseFlags(
+      ["http", "--header", "A: 1", "--https", "10.0.0.1:443", "--header=B: 2"],
+      flags,
+      {
+        positionals: true,
+      },
+    );
+    expect(result).toEqual({
+      ok: true,
+      values: new Map([
+        ["header", "B: 2"],
+        ["https", "true"],
+      ]),
+      lists: new Map([
+        ["header", ["A: 1", "B: 2"]],
+        ["https", ["true"]],
+      ]),
+      positionals: ["http", "10.0.0.1:443"],
+    });
+  });
+
+  it.each([
+    [["--leader-elect=maybe"], '--leader-elect must be true or false, got "maybe"'],
+    [["--"], 'unexpected argument "--"'],
+    [["-xv"], 'unexpected argument "-xv"'],
+  ])("rejects %j with %j", (argv, error) => {
+    expect(parseFlags(argv, BOOLEAN)).toEqual({ ok: false, error });
+  });
+});
+
+describe("formatUsage", () => {
+  it("lists every flag with its placeholder, help and default, then --help and --version", () => {
+    const usage = formatUsage("demo — does things", BOOLEAN);
+    expect(usage.split("\n")).toEqual([
+      "demo — does things",
+      "",
+      "Flags:",
+      "  --kubeconfig PATH  kubeconfig file (default: in-cluster)",
+      "  --log-level LEVEL  least severity logged (default: info)",
+      "  --leader-elect     elect a leader (default: true)",
+      "  -h, --help         print this help and exit",
+      "  --version          print the version and exit",
+      "",
+    ]);
   });
 });
 

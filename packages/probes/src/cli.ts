@@ -25,6 +25,10 @@ export async function runCli(
     io.out(USAGE);
     return 0;
   }
+  if (command.kind === "version") {
+    io.out(`swh-probe ${packageVersion()}`);
+    return 0;
+  }
   let result: ProbeResult;
   try {
     result = await execute(command, io.env ?? process.env);
@@ -44,12 +48,20 @@ export async function runCli(
   return result.ok ? 0 : 1;
 }
 
+// Read at run time: the CLI runs from src/ (tests) and from dist/ (bin/swh-probe.js), both one level below it.
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
 function isFsError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === "string";
 }
 
 function execute(
-  command: Exclude<CliCommand, { kind: "help" }>,
+  command: Exclude<CliCommand, { kind: "help" | "version" }>,
   env: NodeJS.ProcessEnv,
 ): Promise<ProbeResult> {
   const read = (file: string | undefined) => (file === undefined ? undefined : readFileSync(file, "utf8"));

@@ -2,7 +2,7 @@
  * @swh/probes — TCP, HTTP(S) and PostgreSQL health probes with hard deadlines, a pure threshold state machine
  * and a scheduler. Generic: nothing here knows about pods or Kubernetes.
  */
-export { type Clock, MAX_TIMER_DELAY_MS, systemClock, type TimerHandle } from "./clock.js";
+export { MAX_TIMER_DELAY_MS, type MonotonicClock, monotonicClock, type TimerHandle } from "./clock.js";
 export { isTruthyQueryValue } from "./internal/query-truthiness.js";
 export { probeBySpec } from "./probe-by-spec.js";
 export {

@@ -3,7 +3,7 @@
  * failure is data with a reason code from the closed set shared with slices and status.
  */
 import type { ProbeFailureReason } from "@swh/crd-types";
-import type { Clock } from "./clock.js";
+import type { MonotonicClock } from "./clock.js";
 
 /** Why a probe failed: the closed set `ProbeFailureReason` of `@swh/crd-types`. */
 export type ProbeReason = ProbeFailureReason;
@@ -18,13 +18,13 @@ export interface ProbeResult {
 
 /**
  * Options of one probe: `timeoutMs` is a hard deadline over every phase; `signal` cancels the probe early;
- * `clock` (default `systemClock`) runs the deadline and measures `durationMs`, so a test can decide when the
+ * `clock` (default `monotonicClock`) runs the deadline and measures `durationMs`, so a test can decide when the
  * deadline passes instead of racing it.
  */
 export interface ProbeOptions {
   timeoutMs: number;
   signal?: AbortSignal;
-  clock?: Clock;
+  clock?: MonotonicClock;
 }
 
 /** The address a probe connects to: an IP literal (never a name: connections go only to pod addresses). */

@@ -16,7 +16,7 @@
  * hold only its share of the slots, so one group's hanging probes cannot delay another group's (ADR 0016; the
  * policy is in `internal/fair-queue.ts`).
  */
-import { type Clock, systemClock, type TimerHandle } from "./clock.js";
+import { type MonotonicClock, monotonicClock, type TimerHandle } from "./clock.js";
 import { type DueItem, DueQueue } from "./internal/due-queue.js";
 import { type FairItem, type FairLinks, FairQueue, fairLinks } from "./internal/fair-queue.js";
 import type { ProbeResult } from "./probe-result.js";
@@ -77,7 +77,7 @@ export interface ProbeSchedulerOptions<P> {
    * from `ScheduledTarget.seed`, and forgotten with the target.
    */
   results?: ProbeResults;
-  clock?: Clock;
+  clock?: MonotonicClock;
   /** Wake-up granularity in ms (default `DEFAULT_TICK_MS`): slots start at the nearest multiple of it. */
   tickMs?: number;
   /** Uniform [0, 1) source for the start jitter. */
@@ -124,7 +124,7 @@ export class ProbeScheduler<P = unknown> {
   #timer: TimerHandle | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   readonly #opts: ProbeSchedulerOptions<P>;
-  readonly #clock: Clock;
+  readonly #clock: MonotonicClock;
   readonly #random: () => number;
   readonly #tickMs: number;
   #stopped = false;
@@ -134,7 +134,7 @@ export class ProbeScheduler<P = unknown> {
       throw new RangeError(`maxConcurrent must be an integer >= 1, got ${opts.maxConcurrent}`);
     this.#opts = opts;
     this.#queue = new FairQueue(opts.maxConcurrent);
-    this.#clock = opts.clock ?? systemClock;
+    this.#clock = opts.clock ?? monotonicClock;
     this.#random = opts.random ?? Math.random;
     this.#tickMs = opts.tickMs ?? DEFAULT_TICK_MS;
     if (!(this.#tickMs > 0)) throw new RangeError(`tickMs must be > 0, got ${opts.tickMs}`);

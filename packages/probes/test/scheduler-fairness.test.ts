@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  type Clock,
+  type MonotonicClock,
   type ProbeResult,
   ProbeScheduler,
   type ScheduledTarget,
@@ -36,7 +36,7 @@ interface Started {
 }
 
 /** A scheduler whose probes hang until the test releases them (or answer at once when `answer` is set). */
-function setup(maxConcurrent: number, clock: Clock = new ManualClock()) {
+function setup(maxConcurrent: number, clock: MonotonicClock = new ManualClock()) {
   const started: Started[] = [];
   const held = new Set<Started>();
   const control = { answer: false };
@@ -203,7 +203,7 @@ describe("ProbeScheduler fairness between groups", () => {
 });
 
 describe("ProbeScheduler and a clock that cuts long delays short", () => {
-  /** Like Node's timers under `systemClock`: a delay above the limit fires at the limit. */
+  /** Like Node's timers under `monotonicClock`: a delay above the limit fires at the limit. */
   class CappedClock extends ManualClock {
     override setTimeout(fn: () => void, ms: number): TimerHandle {
       return super.setTimeout(fn, Math.min(ms, 1000));

@@ -5,6 +5,7 @@
  */
 import type { DiscoveryV1Api, V1EndpointSlice } from "@kubernetes/client-node";
 import { FIELD_MANAGER_AGENT } from "@swh/crd-types";
+import { apiErrorMessage, httpStatusOf } from "@swh/kube";
 import type { SlicePlan } from "./plan-slices.js";
 import { isOwnedSlice, sliceLabelSelector } from "./slice-labels.js";
 
@@ -173,19 +174,8 @@ function classify(action: SliceAction, code: number | undefined): WriteResult {
 
 /** HTTP status and a readable message of an API error (the Status message when the body carries one). */
 function describeError(err: unknown): { code?: number; message: string } {
-  const e = err as { code?: unknown; body?: unknown; message?: unknown };
-  const code = typeof e.code === "number" ? e.code : undefined;
-  let message = typeof e.message === "string" ? e.message : String(err);
-  let body = e.body;
-  if (typeof body === "string") {
-    try {
-      body = JSON.parse(body);
-    } catch {
-      // a non-JSON body: keep the exception's own message
-    }
-  }
-  const statusMessage = (body as { message?: unknown } | undefined)?.message;
-  if (typeof statusMessage === "string") message = statusMessage;
+  const code = httpStatusOf(err);
+  const message = apiErrorMessage(err);
   return code === undefined ? { message } : { code, message };
 }
 

@@ -1,4 +1,11 @@
-/** Returns the HTTP status carried by a client-node `ApiException` (or a watch error), if any. */
+/**
+ * Reading API errors, one implementation for every caller. The errors we meet carry their HTTP status in one of
+ * two fields: `code` on client-node's `ApiException` and on our `KubeApiError` (json-client.ts), `statusCode` on
+ * the error client-node's `Watch` rejects with when the watch request itself is refused. Network errors (undici's
+ * `TypeError("fetch failed")` with a socket `cause`) and timeouts carry neither: they have no status.
+ */
+
+/** The HTTP status of an API error (`ApiException`, `KubeApiError` or a refused watch), or undefined for others. */
 export function httpStatusOf(err: unknown): number | undefined {
   if (typeof err !== "object" || err === null) return undefined;
   const e = err as { code?: unknown; statusCode?: unknown };
@@ -12,19 +19,21 @@ export function microTime(date: Date): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }
 
+/** How much of a description we keep: enough for any Status message, not a whole HTML error page. */
+const MAX_DESCRIPTION = 600;
+
 /**
- * Returns a one-line description of an API error: the status and the API server's own message from the Status
- * body when there is one (client-node's message also holds headers, too long and noisy for logs).
+ * The API server's own message from the Status body when there is one, else the error's first line (client-node's
+ * message also holds headers, too long and noisy for logs and status), plus a socket error code from `cause`.
  */
-export function describeApiError(err: unknown): string {
-  const status = httpStatusOf(err);
+export function apiErrorMessage(err: unknown): string {
   const body = (err as { body?: unknown } | null)?.body;
   let message: string | undefined;
   if (typeof body === "string") {
     try {
       message = (JSON.parse(body) as { message?: string }).message;
     } catch {
-      message = body.slice(0, 300);
+      message = body.slice(0, MAX_DESCRIPTION);
     }
   } else if (typeof body === "object" && body !== null) {
     message = (body as { message?: string }).message;
@@ -33,5 +42,15 @@ export function describeApiError(err: unknown): string {
   if (err instanceof Error && err.cause && typeof (err.cause as { code?: unknown }).code === "string") {
     message += ` (${(err.cause as { code: string }).code})`;
   }
-  return status !== undefined ? `${status}: ${message}` : message;
+  return message;
+}
+
+/**
+ * A one-line, log- and status-safe description of an API error: `HTTP <status>: <message>` (see
+ * `apiErrorMessage`), or the message alone when there is no status, at most 600 characters.
+ */
+export function describeApiError(err: unknown): string {
+  const status = httpStatusOf(err);
+  const message = apiErrorMessage(err);
+  return (status === undefined ? message : `HTTP ${status}: ${message}`).slice(0, MAX_DESCRIPTION);
 }

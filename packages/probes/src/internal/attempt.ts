@@ -2,7 +2,7 @@
  * One probe attempt with a hard deadline: the single place where timeouts, cancellation and "resolve exactly
  * once" live, so each probe only describes its protocol.
  */
-import { systemClock } from "../clock.js";
+import { monotonicClock } from "../clock.js";
 import type { ProbeOptions, ProbeReason, ProbeResult } from "../probe-result.js";
 
 /** What a probe's protocol code sees of its attempt. */
@@ -23,7 +23,7 @@ export function runAttempt(
   opts: ProbeOptions,
   start: (attempt: Attempt) => () => void,
 ): Promise<ProbeResult> {
-  const clock = opts.clock ?? systemClock;
+  const clock = opts.clock ?? monotonicClock;
   const startedAt = clock.now();
   return new Promise<ProbeResult>((resolve) => {
     let done = false;

@@ -1,12 +1,13 @@
 /** Parses `swh-probe` arguments into one probe invocation; pure (file contents are read by the caller). */
-import { parseArgs } from "node:util";
 import type { PostgresTlsMode } from "@swh/crd-types";
+import { type FlagSpecs, formatUsage, parseFlags } from "@swh/kube/flags";
 import type { HttpProbeConfig } from "../probe-http.js";
 import type { ProbeAddress } from "../probe-result.js";
 
 /** A parsed command; file paths (`caFile`, ...) are still paths. */
 export type CliCommand =
   | { kind: "help" }
+  | { kind: "version" }
   | { kind: "tcp"; target: ProbeAddress; timeoutMs: number }
   | { kind: "http"; target: ProbeAddress; timeoutMs: number; config: HttpProbeConfig; caFile?: string }
   | {
@@ -23,14 +24,39 @@ export type CliCommand =
       clientKeyFile?: string;
     };
 
-/** Usage text printed by `--help` and on bad arguments. */
-export const USAGE = `usage: swh-probe <tcp|http|postgres> <ip:port> [options]
-  common:   --timeout <ms> (default 1000)
-  http:     --path /healthz  --host <name>  --https  --method GET|HEAD  --header 'Name: value' (repeatable)
-            --code <n> (repeatable; default 200-399)  --ca <pem file>  --insecure
-  postgres: --user <name>  --password-file <file> (or env PGPASSWORD)  --db <name>  --query <sql>
-            --tls-mode Disabled|SkipVerification|VerifyCA|VerifyAll  --ca <file>  --client-cert <file>  --client-key <file>
-Prints the result as one JSON line; exit code 0 = ok, 1 = probe failed, 2 = usage error.`;
+const FLAGS = {
+  timeout: { value: "MS", default: "1000", help: "the probe's deadline, in milliseconds" },
+  path: { value: "PATH", default: "/", help: "http: the request path" },
+  host: { value: "NAME", default: "the address", help: "http: the Host header and the TLS name checked" },
+  https: { type: "boolean", default: "false", help: "http: over TLS" },
+  method: { value: "GET|HEAD", default: "GET", help: "http: the request method" },
+  header: { value: "'Name: value'", multiple: true, default: "none", help: "http: a request header" },
+  code: { value: "N", multiple: true, default: "200-399", help: "http: an accepted status, 100..599" },
+  ca: {
+    value: "FILE",
+    default: "the system CAs",
+    help: "http, postgres: PEM CA certificates to verify with",
+  },
+  insecure: { type: "boolean", default: "false", help: "http: skip TLS verification" },
+  user: { value: "NAME", default: "none; required for postgres", help: "postgres: the user" },
+  "password-file": { value: "FILE", default: "$PGPASSWORD", help: "postgres: a file holding the password" },
+  db: { value: "NAME", default: "the user's name", help: "postgres: the database" },
+  query: { value: "SQL", default: "none: connect and authenticate only", help: "postgres: a query to run" },
+  "tls-mode": {
+    value: "MODE",
+    default: "SkipVerification",
+    help: "postgres: Disabled | SkipVerification | VerifyCA | VerifyAll",
+  },
+  "client-cert": { value: "FILE", default: "none", help: "postgres: PEM client certificate" },
+  "client-key": { value: "FILE", default: "none", help: "postgres: its PEM private key" },
+} as const satisfies FlagSpecs;
+
+/** Usage text printed by `--help` and on bad arguments: every flag with its default. */
+export const USAGE = formatUsage(
+  `usage: swh-probe <tcp|http|postgres> <ip:port> [flags]
+Prints the result as one JSON line; exit code 0 = ok, 1 = probe failed, 2 = usage error.`,
+  FLAGS,
+);
 
 /** Thrown for unusable arguments; the message says which. */
 export class CliUsageError extends Error {
@@ -46,31 +72,31 @@ export function parseAddress(text: string): ProbeAddress {
 
 /** Parses argv (without `node` and the script) into a command. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      help: { type: "boolean", short: "h" },
-      timeout: { type: "string" },
-      path: { type: "string" },
-      host: { type: "string" },
-      https: { type: "boolean" },
-      method: { type: "string" },
-      header: { type: "string", multiple: true },
-      code: { type: "string", multiple: true },
-      ca: { type: "string" },
-      insecure: { type: "boolean" },
-      user: { type: "string" },
-      "password-file": { type: "string" },
-      db: { type: "string" },
-      query: { type: "string" },
-      "tls-mode": { type: "string" },
-      "client-cert": { type: "string" },
-      "client-key": { type: "string" },
-    },
-  });
-  if (values.help) return { kind: "help" };
+  const parsed = parseFlags(argv, FLAGS, { positionals: true });
+  if (!parsed.ok) throw new CliUsageError(parsed.error);
+  if ("help" in parsed) return { kind: "help" };
+  if ("version" in parsed) return { kind: "version" };
+  const { positionals, lists } = parsed;
+  // Booleans arrive as "true"/"false"; the rest as given, the last one winning (every one for header and code).
+  const flag = (name: keyof typeof FLAGS) => parsed.values.get(name);
+  const values = {
+    timeout: flag("timeout"),
+    path: flag("path"),
+    host: flag("host"),
+    https: flag("https") === "true",
+    method: flag("method"),
+    header: lists.get("header"),
+    code: lists.get("code"),
+    ca: flag("ca"),
+    insecure: flag("insecure") === "true",
+    user: flag("user"),
+    "password-file": flag("password-file"),
+    db: flag("db"),
+    query: flag("query"),
+    "tls-mode": flag("tls-mode"),
+    "client-cert": flag("client-cert"),
+    "client-key": flag("client-key"),
+  };
   const [kind, address, ...extra] = positionals;
   if (!kind || !address || extra.length > 0) throw new CliUsageError("expected a probe kind and one address");
   const target = parseAddress(address);
@@ -98,7 +124,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       method,
       httpHeaders,
       code,
-      insecureSkipTLSVerify: values.insecure ?? false,
+      insecureSkipTLSVerify: values.insecure,
       ...(values.host !== undefined ? { host: values.host } : {}),
     };
     return { kind, target, timeoutMs, config, ...(values.ca !== undefined ? { caFile: values.ca } : {}) };

@@ -1,5 +1,5 @@
-/** A `Clock` driven by the test: time moves only through `advance`, which fires due timers in order. */
-import type { Clock, TimerHandle } from "../../src/index.js";
+/** A `MonotonicClock` driven by the test: time moves only through `advance`, which fires due timers in order. */
+import type { MonotonicClock, TimerHandle } from "../../src/index.js";
 
 interface Timer {
   at: number;
@@ -7,7 +7,7 @@ interface Timer {
   fn: () => void;
 }
 
-export class ManualClock implements Clock {
+export class ManualClock implements MonotonicClock {
   #now = 0;
   #seq = 0;
   #timers = new Set<Timer>();

@@ -1,4 +1,8 @@
-/** The HTTP status of an error thrown by @kubernetes/client-node (an ApiException has `code`), if any. */
+/**
+ * The HTTP status of an error thrown by @kubernetes/client-node (an ApiException has `code`), if any. The one
+ * product implementation is `@swh/kube`'s `httpStatusOf`; testenv cannot import it (the packages' tests, @swh/kube's
+ * among them, depend on testenv), and only meets `ApiException`s.
+ */
 export function httpStatusOf(error: unknown): number | undefined {
   if (typeof error === "object" && error !== null && "code" in error) {
     const code = (error as { code: unknown }).code;

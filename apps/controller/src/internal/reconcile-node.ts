@@ -5,9 +5,9 @@
  * `swh_node_not_ready_agent_alive`, an Event on the Node). The decision itself is `planNodeCleanup` (pure).
  */
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
-import type { Logger, WorkResult } from "@swh/kube";
+import { describeApiError, type Logger, type WorkResult } from "@swh/kube";
 import { agentLeaseName, agentLeaseNode } from "@swh/slice-writer";
-import { type ControllerApi, describeApiError } from "./controller-api.js";
+import type { ControllerApi } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
 import { type LiveNode, planNodeCleanup } from "./plan-node-cleanup.js";
 import { type EventRecorderLike, WRITE_TIMEOUT_MS } from "./reconcile-swh.js";

@@ -12,7 +12,14 @@ import {
   SERVICE_PROBLEMS,
   type ServiceWithHealthchecks,
 } from "@swh/crd-types";
-import { type DroppedKey, type Logger, TerminalError, type WorkResult } from "@swh/kube";
+import {
+  type DroppedKey,
+  describeApiError,
+  httpStatusOf,
+  type Logger,
+  TerminalError,
+  type WorkResult,
+} from "@swh/kube";
 import {
   type ControllerStatus,
   computeInvalidSpecStatus,
@@ -24,7 +31,7 @@ import {
   withReconcileFailed,
 } from "./compute-status.js";
 import { conditionChanges } from "./conditions.js";
-import { type ControllerApi, describeApiError, httpStatusOf } from "./controller-api.js";
+import type { ControllerApi } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
 import { planService, type ServicePlan } from "./plan-service.js";
 import type { IndexedSlice } from "./slice-index.js";

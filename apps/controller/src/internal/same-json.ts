@@ -6,11 +6,15 @@
 
 /** True when `a` and `b` carry the same data once absent-equivalent values are dropped. */
 export function sameJson(a: unknown, b: unknown): boolean {
-  return canonicalJson(a) === canonicalJson(b);
+  return prunedJson(a) === prunedJson(b);
 }
 
-/** JSON with sorted object keys and absent-equivalent values dropped; `Date`s become ISO strings. */
-export function canonicalJson(value: unknown): string {
+/**
+ * JSON with sorted object keys and absent-equivalent values dropped; `Date`s become ISO strings. Not
+ * `@swh/aggregation`'s `canonicalJson`, which keeps `null`, `[]` and `{}`: a probe config with `code: []` is not the
+ * one without `code` there, while an API object is.
+ */
+function prunedJson(value: unknown): string {
   return JSON.stringify(prune(value)) ?? "null";
 }
 

@@ -4,10 +4,10 @@
  */
 import type { KubeConfig, V1Node, V1Service } from "@kubernetes/client-node";
 import { FIELD_MANAGER_CONTROLLER, GROUP, PLURAL, VERSION } from "@swh/crd-types";
-import { createJsonClient } from "@swh/kube";
+import { createJsonClient, httpStatusOf } from "@swh/kube";
 
 /**
- * Writes of the controller. Each rejects with the API error (see `httpStatusOf`), and with an abort error once
+ * Writes of the controller. Each rejects with the API error (read its status with `@swh/kube`'s `httpStatusOf`), and with an abort error once
  * `signal` aborts: a reconcile passes its leadership term's signal (plus a timeout), so a replica that lost the
  * Lease has no write still under way when a successor starts.
  */
@@ -32,31 +32,6 @@ export interface ControllerApi {
    * gone; rejects on any other error.
    */
   readNode(name: string): Promise<V1Node | undefined>;
-}
-
-/** The HTTP status of an API error (`KubeApiError` or client-node's), or undefined for anything else (network errors...). */
-export function httpStatusOf(err: unknown): number | undefined {
-  if (typeof err !== "object" || err === null) return undefined;
-  const code = (err as { code?: unknown }).code;
-  return typeof code === "number" ? code : undefined;
-}
-
-/** A short, log- and status-safe description of an API error (client-node messages embed whole bodies). */
-export function describeApiError(err: unknown): string {
-  const body = (err as { body?: unknown }).body;
-  let message: string | undefined;
-  if (typeof body === "string") {
-    try {
-      message = (JSON.parse(body) as { message?: string }).message;
-    } catch {
-      message = body;
-    }
-  } else if (typeof body === "object" && body !== null) {
-    message = (body as { message?: string }).message;
-  }
-  message ??= err instanceof Error ? err.message : String(err);
-  const status = httpStatusOf(err);
-  return (status === undefined ? message : `HTTP ${status}: ${message}`).slice(0, 600);
 }
 
 /** How long a live GET of a Node may take before it counts as failed (the slices are kept then). */
