@@ -15,3 +15,4 @@ export {
 export { parsePromText, type Sample, sumSamples } from "./prom-text.js";
 export { type AppName, bundlePath, MANIFESTS_DIR, nodeFlags, REPO_ROOT } from "./repo-paths.js";
 export { hasEndpoint, readEndpoints, runScenario, type ScenarioStep, type StepOutcome } from "./scenario.js";
+export { CLIENT_ADDRESS, countHttp, countTcp, formatCount, type TrafficCount } from "./traffic.js";

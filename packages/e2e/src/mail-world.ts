@@ -64,12 +64,13 @@ export async function createMailWorld(
   const pods: MailPod[] = [];
   for (const [i, node] of MAIL_NODES.entries()) {
     const address = `10.244.${subnet}.${10 + i}`;
+    const name = `mail-${i}`;
     const pod: MailPod = {
-      name: `mail-${i}`,
+      name,
       node: node.name,
       address,
-      web: await startHttpBackend(address, 8080),
-      smtp: await startTcpBackend(address, 2525),
+      web: await startHttpBackend(address, 8080, name),
+      smtp: await startTcpBackend(address, 2525, name),
     };
     await createPod(cluster.kubeConfig, {
       name: pod.name,

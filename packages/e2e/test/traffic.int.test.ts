@@ -1,0 +1,145 @@
+/**
+ * The product judged by traffic, as a user meets it: requests to a SWH's ClusterIP, routed by a real kube-proxy
+ * (iptables mode) from the EndpointSlices our agents write, counted by the pod that answered. Backs the README's
+ * claim that traffic is routed by whatever kube-proxy the cluster already runs.
+ */
+import { CoreV1Api } from "@kubernetes/client-node";
+import { httpProbe, serviceWithHealthchecks, tcpProbe } from "@swh/crd-types";
+import {
+  createNode,
+  createPod,
+  type KubeProxy,
+  startKubeProxy,
+  type TestCluster,
+  testCluster,
+  waitFor,
+} from "@swh/testenv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Backend,
+  countHttp,
+  countTcp,
+  formatCount,
+  installProduct,
+  Product,
+  startHttpBackend,
+  startTcpBackend,
+} from "../src/index.js";
+
+const NODES = [
+  { name: "traffic-a", address: "10.244.254.1" },
+  { name: "traffic-b", address: "10.244.254.2" },
+];
+/** Requests per measurement: with two backends picked at random, a pod kube-proxy still routes to misses all of them with probability 2^-60. */
+const N = 60;
+
+let cluster: TestCluster;
+let product: Product;
+let proxy: KubeProxy | undefined;
+const backends: Backend[] = [];
+
+beforeAll(async () => {
+  cluster = await testCluster();
+  await installProduct(cluster);
+  for (const node of NODES)
+    await createNode(cluster.kubeConfig, { name: node.name, addresses: [node.address] });
+  product = new Product(cluster);
+  await product.startController();
+  for (const node of NODES) await product.startAgent(node.name);
+  proxy = await startKubeProxy(cluster, { node: NODES[0]?.name ?? "", mode: "iptables" });
+});
+
+afterAll(async () => {
+  await proxy?.stop();
+  await product?.stop();
+  for (const b of backends) await b.close();
+});
+
+describe("traffic through kube-proxy", () => {
+  it("a failing HTTP check takes the pod out of the HTTP port's traffic only; the TCP port still reaches it", async () => {
+    const namespace = await cluster.createNamespace("traffic");
+    const pods = await Promise.all(
+      NODES.map(async (node, i) => {
+        const name = `shop-${i}`;
+        const address = `10.244.60.${10 + i}`;
+        const web = await startHttpBackend(address, 8080, name);
+        const smtp = await startTcpBackend(address, 2525, name);
+        backends.push(web, smtp);
+        await createPod(cluster.kubeConfig, {
+          name,
+          namespace,
+          node: node.name,
+          ips: [address],
+          labels: { app: "shop" },
+          containerPorts: [
+            { name: "http", containerPort: 8080 },
+            { name: "smtp", containerPort: 2525 },
+          ],
+        });
+        return { name, web };
+      }),
+    );
+    const timing = { timeoutSeconds: 1, failureThreshold: 2, successThreshold: 1 };
+    await cluster.apply(
+      [
+        serviceWithHealthchecks(
+          { name: "shop", namespace },
+          {
+            selector: { app: "shop" },
+            ports: [
+              { name: "http", port: 80, targetPort: "http" },
+              { name: "smtp", port: 25, targetPort: 2525 },
+            ],
+            healthcheck: {
+              initialDelaySeconds: 0,
+              periodSeconds: 1,
+              probes: [httpProbe("http", { path: "/healthz", ...timing }), tcpProbe(2525, timing)],
+            },
+          },
+        ),
+      ],
+      { namespace },
+    );
+    const clusterIP = await waitFor("the Service shop has a ClusterIP", async () => {
+      const service = await cluster.kubeConfig
+        .makeApiClient(CoreV1Api)
+        .readNamespacedService({ name: "shop", namespace });
+      return service.spec?.clusterIP;
+    });
+    const [failing, other] = pods as [(typeof pods)[0], (typeof pods)[0]];
+
+    // Healthy: both ports reach both pods, nothing fails.
+    await waitFor("HTTP traffic reaches both pods", async () => {
+      const c = await countHttp(clusterIP, 80, 20);
+      return c.failed === 0 && Object.keys(c.byPod).length === 2;
+    });
+    const httpBefore = await countHttp(clusterIP, 80, N);
+    const tcpBefore = await countTcp(clusterIP, 25, N);
+    console.log(`healthy: HTTP ${formatCount(httpBefore)} | TCP ${formatCount(tcpBefore)}`);
+    expect(httpBefore.failed).toBe(0);
+    expect(Object.keys(httpBefore.byPod).sort()).toEqual([failing.name, other.name]);
+    expect(tcpBefore.failed).toBe(0);
+    expect(Object.keys(tcpBefore.byPod).sort()).toEqual([failing.name, other.name]);
+
+    // The HTTP server of one pod fails (503 on every path, its health check included).
+    await failing.web.setHealthy(false);
+    const started = performance.now();
+    await waitFor(
+      `HTTP traffic stops reaching ${failing.name}`,
+      async () => ((await countHttp(clusterIP, 80, 10)).byPod[failing.name] ?? 0) === 0,
+      { timeoutMs: 30_000 },
+    );
+    const reactionMs = Math.round(performance.now() - started);
+    const httpAfter = await countHttp(clusterIP, 80, N);
+    const tcpAfter = await countTcp(clusterIP, 25, N);
+    console.log(
+      `after ${failing.name}'s HTTP check fails (traffic left it within ${reactionMs} ms): ` +
+        `HTTP ${formatCount(httpAfter)} | TCP ${formatCount(tcpAfter)}`,
+    );
+    expect(httpAfter.byPod).toEqual({ [other.name]: N });
+    expect(httpAfter.failed).toBe(0);
+    expect(tcpAfter.failed).toBe(0);
+    expect(tcpAfter.byPod[failing.name] ?? 0).toBeGreaterThan(0);
+    expect(tcpAfter.byPod[other.name] ?? 0).toBeGreaterThan(0);
+  });
+});
