@@ -70,6 +70,9 @@ export async function startKubeProxy(cluster: TestCluster, opts: StartKubeProxyO
     );
   }
   const mode = opts.mode ?? "iptables";
+  if (mode !== "iptables" && mode !== "nftables") {
+    throw new Error(`startKubeProxy: mode must be "iptables" or "nftables", got ${JSON.stringify(mode)}`);
+  }
   const bin = join(cluster.info.binDir, "kube-proxy");
   if (!existsSync(bin)) {
     throw new Error(
@@ -86,6 +89,13 @@ export async function startKubeProxy(cluster: TestCluster, opts: StartKubeProxyO
   const configPath = join(dir, `${mode}.config.yaml`);
   writeFileSync(configPath, configYaml({ ...opts, mode, kubeconfigPath, healthzPort, metricsPort }));
   const proc = spawnLogged("kube-proxy", bin, [`--config=${configPath}`], join(dir, `${mode}.log`));
+  // Last resort when the Node process exits without stop(): an orphaned kube-proxy would keep the namespace alive.
+  const killOnExit = () => {
+    try {
+      process.kill(-proc.pid, "SIGKILL");
+    } catch {}
+  };
+  process.once("exit", killOnExit);
   const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   // One gauge per IP family; the rules are in place once every family has synced.
   const lastSync = async () => {
@@ -107,13 +117,17 @@ export async function startKubeProxy(cluster: TestCluster, opts: StartKubeProxyO
     logPath: proc.logPath,
     metricsUrl,
     synced,
-    stop: () => stopKubeProxy(proxy, proc, bin, configPath),
+    stop: () => {
+      process.off("exit", killOnExit);
+      return stopKubeProxy(proxy, proc, bin, configPath);
+    },
   };
   running = proxy;
   try {
     await waitUntilReady(proc, async () => (await lastSync()) > 0, READY_TIMEOUT_MS);
   } catch (error) {
-    await proxy.stop();
+    // The start-up error says what went wrong; a failed clean-up after it would only hide it.
+    await proxy.stop().catch(() => {});
     throw error;
   }
   return proxy;
@@ -122,8 +136,22 @@ export async function startKubeProxy(cluster: TestCluster, opts: StartKubeProxyO
 async function stopKubeProxy(proxy: KubeProxy, proc: ManagedProcess, bin: string, configPath: string) {
   await killGroup(proc.pid);
   // kube-proxy leaves its rules behind on exit (as on a node, to keep traffic flowing); remove them.
-  execFileSync(bin, [`--config=${configPath}`, "--cleanup"], { stdio: "ignore" });
   if (running === proxy) running = undefined;
+  try {
+    execFileSync(bin, [`--config=${configPath}`, "--cleanup"], { stdio: "pipe" });
+  } catch (error) {
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? "")
+      .trim()
+      .split("\n")
+      .slice(-3)
+      .join("\n");
+    throw new Error(
+      `kube-proxy --cleanup failed; its rules may remain in this network namespace:\n${stderr}`,
+      {
+        cause: error,
+      },
+    );
+  }
 }
 
 /**
