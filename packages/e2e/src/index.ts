@@ -1,6 +1,12 @@
 export { diffCounts, readApiServerMetrics, writesByResource } from "./api-server-metrics.js";
 export { type AppProcess, type AppProcessOptions, startApp, tail } from "./app-process.js";
 export { type Backend, startHttpBackend, startTcpBackend } from "./backends.js";
+export {
+  type BalancerPort,
+  type BalancerTraffic,
+  measureBalancers,
+  renderBalancerTraffic,
+} from "./balancer-traffic.js";
 export { type EndpointRow, endpointRows, renderEndpointTable, tableSignature } from "./endpoint-table.js";
 export { freePort } from "./free-port.js";
 export { createMailWorld, MAIL_NODES, type MailPod, mailBalancers, mailScenario } from "./mail-world.js";

@@ -10,9 +10,10 @@ import { createNode, createPod, type TestCluster } from "@swh/testenv";
 import { type Backend, startHttpBackend, startTcpBackend } from "./backends.js";
 import { hasEndpoint, type ScenarioStep } from "./scenario.js";
 
+/** The nodes, with the InternalIP a kubelet would register (kube-proxy needs its Node to have one). */
 export const MAIL_NODES = [
-  { name: "node-a", zone: "zone-a" },
-  { name: "node-b", zone: "zone-b" },
+  { name: "node-a", zone: "zone-a", address: "10.244.255.1" },
+  { name: "node-b", zone: "zone-b", address: "10.244.255.2" },
 ] as const;
 
 export interface MailPod {
@@ -59,7 +60,8 @@ export async function createMailWorld(
       () => true,
       () => false,
     );
-    if (!exists) await createNode(cluster.kubeConfig, { name: node.name, zone: node.zone });
+    if (!exists)
+      await createNode(cluster.kubeConfig, { name: node.name, zone: node.zone, addresses: [node.address] });
   }
   const pods: MailPod[] = [];
   for (const [i, node] of MAIL_NODES.entries()) {
