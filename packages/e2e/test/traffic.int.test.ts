@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe("traffic through kube-proxy", () => {
-  it("a failing HTTP check takes the pod out of the HTTP port's traffic only; the TCP port still reaches it", async () => {
+  it("a failing HTTP check takes the pod out of the HTTP port's traffic only; the TCP port still reaches it; it comes back", async () => {
     const namespace = await cluster.createNamespace("traffic");
     const pods = await Promise.all(
       NODES.map(async (node, i) => {
@@ -141,5 +141,16 @@ describe("traffic through kube-proxy", () => {
     expect(tcpAfter.failed).toBe(0);
     expect(tcpAfter.byPod[failing.name] ?? 0).toBeGreaterThan(0);
     expect(tcpAfter.byPod[other.name] ?? 0).toBeGreaterThan(0);
+
+    // It recovers: HTTP traffic comes back to it.
+    await failing.web.setHealthy(true);
+    await waitFor(`HTTP traffic reaches ${failing.name} again`, async () => {
+      const c = await countHttp(clusterIP, 80, 20);
+      return c.failed === 0 && (c.byPod[failing.name] ?? 0) > 0;
+    });
+    const httpRecovered = await countHttp(clusterIP, 80, N);
+    console.log(`after it recovers: HTTP ${formatCount(httpRecovered)}`);
+    expect(httpRecovered.failed).toBe(0);
+    expect(Object.keys(httpRecovered.byPod).sort()).toEqual([failing.name, other.name]);
   });
 });
