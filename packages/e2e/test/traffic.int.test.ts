@@ -17,11 +17,17 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Backend,
+  type BalancerTraffic,
   countHttp,
   countTcp,
+  createMailWorld,
   formatCount,
   installProduct,
+  mailScenario,
+  measureBalancers,
   Product,
+  renderBalancerTraffic,
+  runScenario,
   startHttpBackend,
   startTcpBackend,
 } from "../src/index.js";
@@ -152,5 +158,45 @@ describe("traffic through kube-proxy", () => {
     console.log(`after it recovers: HTTP ${formatCount(httpRecovered)}`);
     expect(httpRecovered.failed).toBe(0);
     expect(Object.keys(httpRecovered.byPod).sort()).toEqual([failing.name, other.name]);
+  });
+});
+
+describe("two balancers over the same pods (web + SMTP), judged by traffic", () => {
+  it("after every step of the mail scenario, each balancer's traffic reaches exactly its ready pods", async () => {
+    const namespace = await cluster.createNamespace("mail");
+    const pods = await createMailWorld(cluster, namespace, 61);
+    for (const p of pods) backends.push(p.web, p.smtp);
+    for (const p of pods) if (!product.agents.has(p.node)) await product.startAgent(p.node);
+    const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
+    const clusterIP = (name: string) =>
+      waitFor(`Service ${name} has a ClusterIP`, async () => {
+        return (await core.readNamespacedService({ name, namespace })).spec?.clusterIP;
+      });
+    const balancers = [
+      { swh: "web", port: 80, protocol: "http" as const, clusterIP: await clusterIP("web") },
+      { swh: "smtp", port: 25, protocol: "tcp" as const, clusterIP: await clusterIP("smtp") },
+    ];
+    const measured: BalancerTraffic[][] = [];
+    const outcomes = await runScenario(cluster.kubeConfig, namespace, mailScenario(pods), {
+      timeoutMs: 45_000,
+      afterStep: async (rows) => {
+        measured.push(await measureBalancers(balancers, rows, N));
+      },
+    });
+    for (const [i, step] of measured.entries()) console.log(`step ${i + 1}\n${renderBalancerTraffic(step)}`);
+    expect(outcomes.filter((o) => !o.converged).map((o) => o.title)).toEqual([]);
+    // measureBalancers repeats until traffic agrees with the table: every step must end agreeing.
+    expect(
+      measured
+        .flat()
+        .filter((m) => !m.agrees)
+        .map((m) => `${m.balancer.swh}: ${formatCount(m.count)}`),
+    ).toEqual([]);
+    // The steps that withdraw a pod show it: web loses mail-0 (step 2), smtp loses mail-1 (step 3).
+    expect(measured[1]?.map((m) => Object.keys(m.count.byPod).sort())).toEqual([
+      ["mail-1"],
+      ["mail-0", "mail-1"],
+    ]);
+    expect(measured[2]?.map((m) => Object.keys(m.count.byPod).sort())).toEqual([["mail-1"], ["mail-0"]]);
   });
 });
