@@ -21,4 +21,13 @@ export {
 export { parsePromText, type Sample, sumSamples } from "./prom-text.js";
 export { type AppName, bundlePath, MANIFESTS_DIR, nodeFlags, REPO_ROOT } from "./repo-paths.js";
 export { hasEndpoint, readEndpoints, runScenario, type ScenarioStep, type StepOutcome } from "./scenario.js";
-export { CLIENT_ADDRESS, countHttp, countTcp, formatCount, type TrafficCount } from "./traffic.js";
+export {
+  CLIENT_ADDRESS,
+  countHttp,
+  countTcp,
+  formatCount,
+  type StreamCount,
+  streamTraffic,
+  type TrafficCount,
+  type TrafficStream,
+} from "./traffic.js";

@@ -32,6 +32,57 @@ export async function countTcp(host: string, port: number, count: number): Promi
   return countEach(count, () => tcpOnce(host, port));
 }
 
+/** What a stream counted, and when (ms after its start) each failed request was sent. */
+export interface StreamCount extends TrafficCount {
+  failedAtMs: number[];
+}
+
+/** A request stream running in the background; `stop()` ends it and resolves with everything it counted. */
+export interface TrafficStream {
+  stop(): Promise<StreamCount>;
+}
+
+/**
+ * Sends requests (HTTP GETs or TCP connections) to `host:port`, each on a new connection, one every `everyMs` (a
+ * steady client, not a flood: two shared cores also run the control plane and the apps), until stopped.
+ */
+export function streamTraffic(
+  host: string,
+  port: number,
+  protocol: "http" | "tcp",
+  everyMs = 20,
+): TrafficStream {
+  const total: StreamCount = { total: 0, byPod: {}, failed: 0, failures: [], failedAtMs: [] };
+  const started = performance.now();
+  let running = true;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    while (running) {
+      const sentAt = performance.now();
+      const c = protocol === "http" ? await countHttp(host, port, 1) : await countTcp(host, port, 1);
+      total.total += c.total;
+      total.failed += c.failed;
+      if (c.failed > 0) total.failedAtMs.push(Math.round(sentAt - started));
+      for (const [pod, n] of Object.entries(c.byPod)) total.byPod[pod] = (total.byPod[pod] ?? 0) + n;
+      for (const f of c.failures) if (!total.failures.includes(f)) total.failures.push(f);
+      const pause = everyMs - (performance.now() - sentAt);
+      if (running && pause > 0)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, pause);
+        });
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+      return total;
+    },
+  };
+}
+
 /** "mail-0 31, mail-1 29 · 2 failed (ECONNREFUSED)", for the demo and test logs. */
 export function formatCount(c: TrafficCount): string {
   const pods = Object.entries(c.byPod)

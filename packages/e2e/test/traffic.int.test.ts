@@ -30,6 +30,7 @@ import {
   runScenario,
   startHttpBackend,
   startTcpBackend,
+  streamTraffic,
 } from "../src/index.js";
 
 const NODES = [
@@ -61,57 +62,63 @@ afterAll(async () => {
   for (const b of backends) await b.close();
 });
 
+/** Two pods (one per node) with a web server (:8080) and an SMTP-like server (:2525), under one two-port SWH. */
+async function shopWorld(subnet: number) {
+  const namespace = await cluster.createNamespace("traffic");
+  const pods = await Promise.all(
+    NODES.map(async (node, i) => {
+      const name = `shop-${i}`;
+      const address = `10.244.${subnet}.${10 + i}`;
+      const web = await startHttpBackend(address, 8080, name);
+      const smtp = await startTcpBackend(address, 2525, name);
+      backends.push(web, smtp);
+      await createPod(cluster.kubeConfig, {
+        name,
+        namespace,
+        node: node.name,
+        ips: [address],
+        labels: { app: "shop" },
+        containerPorts: [
+          { name: "http", containerPort: 8080 },
+          { name: "smtp", containerPort: 2525 },
+        ],
+      });
+      return { name, web, smtp };
+    }),
+  );
+  const timing = { timeoutSeconds: 1, failureThreshold: 2, successThreshold: 1 };
+  await cluster.apply(
+    [
+      serviceWithHealthchecks(
+        { name: "shop", namespace },
+        {
+          selector: { app: "shop" },
+          ports: [
+            { name: "http", port: 80, targetPort: "http" },
+            { name: "smtp", port: 25, targetPort: 2525 },
+          ],
+          healthcheck: {
+            initialDelaySeconds: 0,
+            periodSeconds: 1,
+            probes: [httpProbe("http", { path: "/healthz", ...timing }), tcpProbe(2525, timing)],
+          },
+        },
+      ),
+    ],
+    { namespace },
+  );
+  const clusterIP = await waitFor("the Service shop has a ClusterIP", async () => {
+    const service = await cluster.kubeConfig
+      .makeApiClient(CoreV1Api)
+      .readNamespacedService({ name: "shop", namespace });
+    return service.spec?.clusterIP;
+  });
+  return { namespace, clusterIP, pods };
+}
+
 describe("traffic through kube-proxy", () => {
   it("a failing HTTP check takes the pod out of the HTTP port's traffic only; the TCP port still reaches it; it comes back", async () => {
-    const namespace = await cluster.createNamespace("traffic");
-    const pods = await Promise.all(
-      NODES.map(async (node, i) => {
-        const name = `shop-${i}`;
-        const address = `10.244.60.${10 + i}`;
-        const web = await startHttpBackend(address, 8080, name);
-        const smtp = await startTcpBackend(address, 2525, name);
-        backends.push(web, smtp);
-        await createPod(cluster.kubeConfig, {
-          name,
-          namespace,
-          node: node.name,
-          ips: [address],
-          labels: { app: "shop" },
-          containerPorts: [
-            { name: "http", containerPort: 8080 },
-            { name: "smtp", containerPort: 2525 },
-          ],
-        });
-        return { name, web };
-      }),
-    );
-    const timing = { timeoutSeconds: 1, failureThreshold: 2, successThreshold: 1 };
-    await cluster.apply(
-      [
-        serviceWithHealthchecks(
-          { name: "shop", namespace },
-          {
-            selector: { app: "shop" },
-            ports: [
-              { name: "http", port: 80, targetPort: "http" },
-              { name: "smtp", port: 25, targetPort: 2525 },
-            ],
-            healthcheck: {
-              initialDelaySeconds: 0,
-              periodSeconds: 1,
-              probes: [httpProbe("http", { path: "/healthz", ...timing }), tcpProbe(2525, timing)],
-            },
-          },
-        ),
-      ],
-      { namespace },
-    );
-    const clusterIP = await waitFor("the Service shop has a ClusterIP", async () => {
-      const service = await cluster.kubeConfig
-        .makeApiClient(CoreV1Api)
-        .readNamespacedService({ name: "shop", namespace });
-      return service.spec?.clusterIP;
-    });
+    const { clusterIP, pods } = await shopWorld(60);
     const [failing, other] = pods as [(typeof pods)[0], (typeof pods)[0]];
 
     // Healthy: both ports reach both pods, nothing fails.
@@ -198,5 +205,56 @@ describe("two balancers over the same pods (web + SMTP), judged by traffic", () 
       ["mail-0", "mail-1"],
     ]);
     expect(measured[2]?.map((m) => Object.keys(m.count.byPod).sort())).toEqual([["mail-1"], ["mail-0"]]);
+  });
+});
+
+describe("restarts under a continuous request stream", () => {
+  it("an agent restart and a controller failover fail no request and keep every pod in the traffic", async () => {
+    const { clusterIP, pods } = await shopWorld(62);
+    await waitFor("HTTP traffic reaches both pods", async () => {
+      const c = await countHttp(clusterIP, 80, 20);
+      return c.failed === 0 && Object.keys(c.byPod).length === 2;
+    });
+    await product.startController(); // a second replica to take over
+    const started = performance.now();
+    const at = (what: string) => `${what} at ${Math.round(performance.now() - started)} ms`;
+    const timeline: string[] = [];
+    const http = streamTraffic(clusterIP, 80, "http");
+    const tcp = streamTraffic(clusterIP, 25, "tcp");
+
+    const node = NODES[0]?.name ?? "";
+    timeline.push(at("agent stop"));
+    await product.agents.get(node)?.stop();
+    timeline.push(at("agent start"));
+    await product.startAgent(node);
+    timeline.push(at("agent ready"));
+    const leader = await waitFor("one controller leads", async () => {
+      for (const c of product.controllers.values()) if (/^swh_leader 1$/m.test(await c.metrics())) return c;
+      return undefined;
+    });
+    timeline.push(at("leader kill"));
+    await leader.kill();
+    await waitFor(
+      "another controller leads",
+      async () => {
+        for (const c of product.controllers.values())
+          if (c !== leader && /^swh_leader 1$/m.test(await c.metrics())) return c;
+        return undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    timeline.push(at("new leader"));
+    const [httpSeen, tcpSeen] = [await http.stop(), await tcp.stop()];
+    console.log(
+      `${timeline.join(", ")}; failed HTTP at ${httpSeen.failedAtMs} ms, TCP at ${tcpSeen.failedAtMs} ms`,
+    );
+    console.log(
+      `during agent restart + controller failover: HTTP ${httpSeen.total} requests → ${formatCount(httpSeen)} | ` +
+        `TCP ${tcpSeen.total} connections → ${formatCount(tcpSeen)}`,
+    );
+    for (const seen of [httpSeen, tcpSeen]) {
+      expect(seen.failed).toBe(0);
+      expect(Object.keys(seen.byPod).sort()).toEqual(pods.map((p) => p.name).sort());
+    }
   });
 });
