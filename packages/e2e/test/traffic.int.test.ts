@@ -9,6 +9,7 @@ import {
   createNode,
   createPod,
   type KubeProxy,
+  markPodTerminating,
   startKubeProxy,
   type TestCluster,
   testCluster,
@@ -255,6 +256,39 @@ describe("restarts under a continuous request stream", () => {
     for (const seen of [httpSeen, tcpSeen]) {
       expect(seen.failed).toBe(0);
       expect(Object.keys(seen.byPod).sort()).toEqual(pods.map((p) => p.name).sort());
+    }
+  });
+});
+
+describe("terminating pods, judged by traffic", () => {
+  it("a terminating pod gets no new connections while another is ready; when all terminate, the serving ones do", async () => {
+    const { namespace, clusterIP, pods } = await shopWorld(63);
+    const [first, second] = pods as [(typeof pods)[0], (typeof pods)[0]];
+    await waitFor("HTTP traffic reaches both pods", async () => {
+      const c = await countHttp(clusterIP, 80, 20);
+      return c.failed === 0 && Object.keys(c.byPod).length === 2;
+    });
+
+    await markPodTerminating(cluster.kubeConfig, namespace, first.name);
+    await waitFor(`traffic stops reaching terminating ${first.name}`, async () => {
+      const c = await countHttp(clusterIP, 80, 10);
+      return c.failed === 0 && (c.byPod[first.name] ?? 0) === 0;
+    });
+    const oneTerminating = [await countHttp(clusterIP, 80, N), await countTcp(clusterIP, 25, N)];
+    console.log(`${first.name} terminating: ${oneTerminating.map(formatCount).join(" | ")}`);
+    for (const c of oneTerminating) expect(c).toMatchObject({ failed: 0, byPod: { [second.name]: N } });
+
+    // Both terminating, both still passing their probes (serving): kube-proxy falls back to serving endpoints.
+    await markPodTerminating(cluster.kubeConfig, namespace, second.name);
+    await waitFor("traffic reaches both serving, terminating pods", async () => {
+      const c = await countHttp(clusterIP, 80, 20);
+      return c.failed === 0 && Object.keys(c.byPod).length === 2;
+    });
+    const allTerminating = [await countHttp(clusterIP, 80, N), await countTcp(clusterIP, 25, N)];
+    console.log(`both terminating: ${allTerminating.map(formatCount).join(" | ")}`);
+    for (const c of allTerminating) {
+      expect(c.failed).toBe(0);
+      expect(Object.keys(c.byPod).sort()).toEqual([first.name, second.name]);
     }
   });
 });
