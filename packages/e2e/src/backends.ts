@@ -1,7 +1,8 @@
 /**
  * Demo and test backends bound to pod addresses inside the network namespace. Each can be switched between
  * healthy and unhealthy the way a real service degrades: the HTTP backend answers 503, the TCP backend stops
- * listening (connections are refused).
+ * listening (connections are refused). Both say which pod answered (an `x-pod` header, the SMTP-like greeting), so
+ * traffic sent through a Service's ClusterIP can be counted per pod (./traffic.ts).
  */
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer as createTcpServer, type Socket, type Server as TcpServer } from "node:net";
@@ -15,11 +16,11 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** An HTTP server answering 200 "ok" (healthy) or 503 (unhealthy) on every path. */
-export async function startHttpBackend(address: string, port: number): Promise<Backend> {
+/** An HTTP server answering 200 "ok" (healthy) or 503 (unhealthy) on every path, with `x-pod: <pod>`. */
+export async function startHttpBackend(address: string, port: number, pod = address): Promise<Backend> {
   let healthy = true;
   const server: HttpServer = createHttpServer((_req, res) => {
-    res.writeHead(healthy ? 200 : 503, { "content-type": "text/plain", connection: "close" });
+    res.writeHead(healthy ? 200 : 503, { "content-type": "text/plain", connection: "close", "x-pod": pod });
     res.end(healthy ? "ok\n" : "unavailable\n");
   });
   await listen(server, address, port);
@@ -36,8 +37,11 @@ export async function startHttpBackend(address: string, port: number): Promise<B
   };
 }
 
-/** A TCP server that accepts and closes connections while healthy and refuses them (not listening) otherwise. */
-export async function startTcpBackend(address: string, port: number): Promise<Backend> {
+/**
+ * A TCP server that greets (`220 <pod> ready`) and closes connections while healthy and refuses them (not listening)
+ * otherwise.
+ */
+export async function startTcpBackend(address: string, port: number, pod = address): Promise<Backend> {
   const sockets = new Set<Socket>();
   let server: TcpServer | undefined;
   const open = async () => {
@@ -46,7 +50,7 @@ export async function startTcpBackend(address: string, port: number): Promise<Ba
       socket.once("close", () => sockets.delete(socket));
       // Probers close as soon as they are connected; a reset is normal here, not a crash.
       socket.on("error", () => socket.destroy());
-      socket.end("220 ready\r\n");
+      socket.end(`220 ${pod} ready\r\n`);
     });
     await listen(s, address, port);
     server = s;

@@ -2,7 +2,8 @@
  * The README demo: the product end to end on a local control plane. Starts etcd + kube-apiserver, installs the
  * CRD and the chart's RBAC, runs two controller replicas and one agent per node as real processes with their own
  * ServiceAccounts, starts real backends on pod addresses, applies the example SWHs, plays a scripted scenario
- * (backends failing and recovering) while printing the per-port endpoint table, and ends with a summary.
+ * (backends failing and recovering) while printing the per-port endpoint table and, beside it, where real requests
+ * to each SWH's ClusterIP land (a real kube-proxy in the namespace routes them), and ends with a summary.
  * `--keep` leaves everything running until Ctrl-C and prints how to use kubectl against it.
  * Run through `./scripts/run demo` (it provides the network namespace and the binaries).
  */
@@ -10,12 +11,24 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
 import { GROUP, PLURAL, type ServiceWithHealthchecks, VERSION } from "@swh/crd-types";
-import { clusterFromInfo, kubeconfigYaml, startControlPlane } from "@swh/testenv";
+import {
+  clusterFromInfo,
+  type KubeProxy,
+  kubeconfigYaml,
+  startControlPlane,
+  startKubeProxy,
+  type TestCluster,
+  waitFor,
+} from "@swh/testenv";
+import { type BalancerPort, measureBalancers, renderBalancerTraffic } from "./balancer-traffic.js";
 import { createMailWorld, MAIL_NODES, type MailPod, mailScenario } from "./mail-world.js";
 import { installProduct, Product } from "./product.js";
 import { runScenario } from "./scenario.js";
+import { CLIENT_ADDRESS } from "./traffic.js";
 
 const NAMESPACE = "demo";
+/** Requests per balancer after every step. */
+const REQUESTS = 50;
 const keep = process.argv.includes("--keep");
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
@@ -28,6 +41,7 @@ async function main(): Promise<number> {
   const cluster = clusterFromInfo(controlPlane);
   const product = new Product(cluster);
   const pods: MailPod[] = [];
+  let proxy: KubeProxy | undefined;
   try {
     say(`» control plane ready at ${controlPlane.server}`);
     say("» installing the CRD and the chart's namespace + RBAC (deploy/manifests)");
@@ -41,11 +55,22 @@ async function main(): Promise<number> {
     await product.startController();
     await product.startController();
     for (const node of MAIL_NODES) await product.startAgent(node.name);
+    say(
+      `» starting kube-proxy (iptables mode) for ${MAIL_NODES[0].name}: it routes ClusterIP traffic from our slices`,
+    );
+    proxy = await startKubeProxy(cluster, { node: MAIL_NODES[0].name, mode: "iptables" });
+    const balancers = await mailBalancerPorts(cluster);
+    say(
+      `» after each step: ${REQUESTS} requests to each ClusterIP from ${CLIENT_ADDRESS}, counted per answering pod`,
+    );
 
     const outcomes = await runScenario(cluster.kubeConfig, NAMESPACE, mailScenario(pods), {
       timeoutMs: 45_000,
       onStep: (title) => say(`\n== ${title}`),
       onTable: (table) => say(`${table}\n`),
+      afterStep: async (rows) => {
+        say(renderBalancerTraffic(await measureBalancers(balancers, rows, REQUESTS)));
+      },
     });
 
     say("\n== summary");
@@ -76,6 +101,7 @@ async function main(): Promise<number> {
     }
     return ok ? 0 : 1;
   } finally {
+    await proxy?.stop();
     await product.stop();
     for (const p of pods) {
       await p.web.close();
@@ -83,6 +109,19 @@ async function main(): Promise<number> {
     }
     await controlPlane.stop();
   }
+}
+
+/** The two balancers of the example as a client reaches them: the ClusterIPs of the Services the controller made. */
+async function mailBalancerPorts(cluster: TestCluster): Promise<BalancerPort[]> {
+  const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
+  const clusterIP = (name: string) =>
+    waitFor(`Service ${name} has a ClusterIP`, async () => {
+      return (await core.readNamespacedService({ name, namespace: NAMESPACE })).spec?.clusterIP;
+    });
+  return [
+    { swh: "web", port: 80, protocol: "http", clusterIP: await clusterIP("web") },
+    { swh: "smtp", port: 25, protocol: "tcp", clusterIP: await clusterIP("smtp") },
+  ];
 }
 
 /** `kubectl get swh`-like text from the SWHs' status, as the controller wrote it. */

@@ -1,6 +1,12 @@
 export { diffCounts, readApiServerMetrics, writesByResource } from "./api-server-metrics.js";
 export { type AppProcess, type AppProcessOptions, startApp, tail } from "./app-process.js";
 export { type Backend, startHttpBackend, startTcpBackend } from "./backends.js";
+export {
+  type BalancerPort,
+  type BalancerTraffic,
+  measureBalancers,
+  renderBalancerTraffic,
+} from "./balancer-traffic.js";
 export { type EndpointRow, endpointRows, renderEndpointTable, tableSignature } from "./endpoint-table.js";
 export { freePort } from "./free-port.js";
 export { createMailWorld, MAIL_NODES, type MailPod, mailBalancers, mailScenario } from "./mail-world.js";
@@ -16,3 +22,13 @@ export { parsePromText, type Sample, sumSamples } from "./prom-text.js";
 export { grantedPermissions, type MeasuredUse, measuredUse, unusedPermissions } from "./rbac-usage.js";
 export { type AppName, bundlePath, MANIFESTS_DIR, nodeFlags, REPO_ROOT } from "./repo-paths.js";
 export { hasEndpoint, readEndpoints, runScenario, type ScenarioStep, type StepOutcome } from "./scenario.js";
+export {
+  CLIENT_ADDRESS,
+  countHttp,
+  countTcp,
+  formatCount,
+  type StreamCount,
+  streamTraffic,
+  type TrafficCount,
+  type TrafficStream,
+} from "./traffic.js";

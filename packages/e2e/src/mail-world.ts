@@ -10,9 +10,10 @@ import { createNode, createPod, type TestCluster } from "@swh/testenv";
 import { type Backend, startHttpBackend, startTcpBackend } from "./backends.js";
 import { hasEndpoint, type ScenarioStep } from "./scenario.js";
 
+/** The nodes, with the InternalIP a kubelet would register (kube-proxy needs its Node to have one). */
 export const MAIL_NODES = [
-  { name: "node-a", zone: "zone-a" },
-  { name: "node-b", zone: "zone-b" },
+  { name: "node-a", zone: "zone-a", address: "10.244.255.1" },
+  { name: "node-b", zone: "zone-b", address: "10.244.255.2" },
 ] as const;
 
 export interface MailPod {
@@ -59,17 +60,19 @@ export async function createMailWorld(
       () => true,
       () => false,
     );
-    if (!exists) await createNode(cluster.kubeConfig, { name: node.name, zone: node.zone });
+    if (!exists)
+      await createNode(cluster.kubeConfig, { name: node.name, zone: node.zone, addresses: [node.address] });
   }
   const pods: MailPod[] = [];
   for (const [i, node] of MAIL_NODES.entries()) {
     const address = `10.244.${subnet}.${10 + i}`;
+    const name = `mail-${i}`;
     const pod: MailPod = {
-      name: `mail-${i}`,
+      name,
       node: node.name,
       address,
-      web: await startHttpBackend(address, 8080),
-      smtp: await startTcpBackend(address, 2525),
+      web: await startHttpBackend(address, 8080, name),
+      smtp: await startTcpBackend(address, 2525, name),
     };
     await createPod(cluster.kubeConfig, {
       name: pod.name,

@@ -59,6 +59,8 @@ export async function runScenario(
     pollMs?: number;
     onTable?: (table: string) => void;
     onStep?: (title: string) => void;
+    /** Runs after each step has converged (or timed out), with the rows it ended on; the demo sends traffic here. */
+    afterStep?: (rows: readonly EndpointRow[]) => Promise<void>;
   } = {},
 ): Promise<StepOutcome[]> {
   const outcomes: StepOutcome[] = [];
@@ -68,8 +70,9 @@ export async function runScenario(
     const started = performance.now();
     await step.act();
     let converged = false;
+    let rows: EndpointRow[] = [];
     while (performance.now() - started < (opts.timeoutMs ?? 60_000)) {
-      const rows = await readEndpoints(kc, namespace);
+      rows = await readEndpoints(kc, namespace);
       const signature = tableSignature(rows);
       if (signature !== lastSignature) {
         lastSignature = signature;
@@ -82,6 +85,7 @@ export async function runScenario(
       await new Promise((resolve) => setTimeout(resolve, opts.pollMs ?? 200));
     }
     outcomes.push({ title: step.title, converged, elapsedMs: Math.round(performance.now() - started) });
+    await opts.afterStep?.(rows);
   }
   return outcomes;
 }

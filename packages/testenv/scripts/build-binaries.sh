@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, kube-controller-manager and etcd from the Go module proxy into a
-# version-keyed cache outside the repository. A no-op when the binaries are already there.
+# Builds kube-apiserver, kube-controller-manager, kube-proxy and etcd from the Go module proxy into a
+# version-keyed cache outside the repository. Builds only the binaries that are missing, so it is a
+# no-op when all are there (and adding a binary to the list does not rebuild the others).
 #
 # Why from source: no release downloads are reachable here, only the Go module proxy.
 # `go install k8s.io/kubernetes/cmd/...` cannot work (staging modules at v0.0.0), so a small
@@ -18,7 +19,12 @@ BIN_DIR="$CACHE_ROOT/k8s-$K8S_VERSION-etcd-$ETCD_VERSION/bin"
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
 
-if [[ -x "$BIN_DIR/kube-apiserver" && -x "$BIN_DIR/kube-controller-manager" && -x "$BIN_DIR/etcd" ]]; then
+K8S_COMMANDS=(kube-apiserver kube-controller-manager kube-proxy)
+missing_k8s=()
+for cmd in "${K8S_COMMANDS[@]}"; do [[ -x "$BIN_DIR/$cmd" ]] || missing_k8s+=("$cmd"); done
+need_etcd=0
+[[ -x "$BIN_DIR/etcd" ]] || need_etcd=1
+if [[ ${#missing_k8s[@]} -eq 0 && $need_etcd -eq 0 ]]; then
   echo "$BIN_DIR"
   exit 0
 fi
@@ -28,9 +34,11 @@ export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
 start=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/swh-k8s-build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+rm -rf "$BIN_DIR.partial"
 mkdir -p "$BIN_DIR.partial"
 
 # --- Kubernetes -----------------------------------------------------------------------------
+if [[ ${#missing_k8s[@]} -gt 0 ]]; then
 minor_patch="${K8S_VERSION#v1.}"           # 35.4
 staging_tag="v0.$minor_patch"              # v0.35.4
 log "resolving k8s.io/kubernetes@$K8S_VERSION"
@@ -51,8 +59,7 @@ mkdir -p "$work/k8s"
   echo "require k8s.io/kubernetes $K8S_VERSION"
   echo
   echo "tool ("
-  echo "	k8s.io/kubernetes/cmd/kube-apiserver"
-  echo "	k8s.io/kubernetes/cmd/kube-controller-manager"
+  for cmd in "${K8S_COMMANDS[@]}"; do echo "	k8s.io/kubernetes/cmd/$cmd"; done
   echo ")"
   echo
   echo "replace ("
@@ -67,12 +74,15 @@ for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
   ldflags+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=${minor_patch%%.*}"
   ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
 done
-for cmd in kube-apiserver kube-controller-manager; do
+for cmd in "${missing_k8s[@]}"; do
   log "building $cmd $K8S_VERSION"
   (cd "$work/k8s" && go build -trimpath -ldflags "$ldflags" -o "$BIN_DIR.partial/$cmd" "k8s.io/kubernetes/cmd/$cmd" >&2)
+  "$BIN_DIR.partial/$cmd" --version >&2
 done
+fi
 
 # --- etcd -------------------------------------------------------------------------------------
+if [[ $need_etcd -eq 1 ]]; then
 mkdir -p "$work/etcd"
 cat >"$work/etcd/go.mod" <<EOF
 module swh.local/etcdbuild
@@ -85,10 +95,12 @@ tool go.etcd.io/etcd/server/v3
 EOF
 log "building etcd $ETCD_VERSION"
 (cd "$work/etcd" && go mod tidy >&2 && go build -trimpath -ldflags "-s -w" -o "$BIN_DIR.partial/etcd" go.etcd.io/etcd/server/v3 >&2)
-
-"$BIN_DIR.partial/kube-apiserver" --version >&2
 "$BIN_DIR.partial/etcd" --version >&2 | head -1 || true
-rm -rf "$BIN_DIR"
-mv "$BIN_DIR.partial" "$BIN_DIR"
+fi
+
+# Every binary is built before any moves in, so a failed build leaves the cache as it was.
+mkdir -p "$BIN_DIR"
+mv "$BIN_DIR.partial"/* "$BIN_DIR/"
+rmdir "$BIN_DIR.partial"
 log "built in $(($(date +%s) - start)) s into $BIN_DIR"
 echo "$BIN_DIR"

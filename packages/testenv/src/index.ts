@@ -10,6 +10,7 @@ export {
 export type { ControlPlaneInfo } from "./control-plane-info.js";
 export { type ControlPlanePids, controlPlanePids } from "./control-plane-pids.js";
 export { type HttpsAnswer, httpsGet } from "./https-get.js";
+export { type KubeProxy, SERVICE_CIDRS, type StartKubeProxyOptions, startKubeProxy } from "./kube-proxy.js";
 export { type ClusterEndpoint, kubeConfigForToken, kubeconfigYaml } from "./kubeconfig.js";
 export { type CertificateAuthority, type CertKeyPair, type IssueOptions, makeCa } from "./make-ca.js";
 export { createNode, deleteNode, type NodeSpecLite, setNodeReady, ZONE_LABEL } from "./nodes.js";
