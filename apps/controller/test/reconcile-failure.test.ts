@@ -5,7 +5,11 @@ import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { ControllerApi } from "../src/internal/controller-api.js";
 import { createControllerMetrics } from "../src/internal/controller-metrics.js";
-import { reconcileSwh, reportReconcileFailure, type SwhReconcileDeps } from "../src/internal/reconcile-swh.js";
+import {
+  reconcileSwh,
+  reportReconcileFailure,
+  type SwhReconcileDeps,
+} from "../src/internal/reconcile-swh.js";
 import { aSwh } from "./builders.js";
 
 /**
