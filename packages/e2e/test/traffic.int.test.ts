@@ -270,9 +270,10 @@ describe("terminating pods, judged by traffic", () => {
     });
 
     await markPodTerminating(cluster.kubeConfig, namespace, first.name);
-    await waitFor(`traffic stops reaching terminating ${first.name}`, async () => {
-      const c = await countHttp(clusterIP, 80, 10);
-      return c.failed === 0 && (c.byPod[first.name] ?? 0) === 0;
+    // Each port is its own slice and its own kube-proxy rule: wait until both have caught up.
+    await waitFor(`traffic on both ports stops reaching terminating ${first.name}`, async () => {
+      const counts = [await countHttp(clusterIP, 80, 20), await countTcp(clusterIP, 25, 20)];
+      return counts.every((c) => c.failed === 0 && (c.byPod[first.name] ?? 0) === 0);
     });
     const oneTerminating = [await countHttp(clusterIP, 80, N), await countTcp(clusterIP, 25, N)];
     console.log(`${first.name} terminating: ${oneTerminating.map(formatCount).join(" | ")}`);
@@ -280,9 +281,9 @@ describe("terminating pods, judged by traffic", () => {
 
     // Both terminating, both still passing their probes (serving): kube-proxy falls back to serving endpoints.
     await markPodTerminating(cluster.kubeConfig, namespace, second.name);
-    await waitFor("traffic reaches both serving, terminating pods", async () => {
-      const c = await countHttp(clusterIP, 80, 20);
-      return c.failed === 0 && Object.keys(c.byPod).length === 2;
+    await waitFor("traffic on both ports reaches both serving, terminating pods", async () => {
+      const counts = [await countHttp(clusterIP, 80, 20), await countTcp(clusterIP, 25, 20)];
+      return counts.every((c) => c.failed === 0 && Object.keys(c.byPod).length === 2);
     });
     const allTerminating = [await countHttp(clusterIP, 80, N), await countTcp(clusterIP, 25, N)];
     console.log(`both terminating: ${allTerminating.map(formatCount).join(" | ")}`);
