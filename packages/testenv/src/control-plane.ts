@@ -22,6 +22,7 @@ import {
   readState,
   writeState,
 } from "./internal/state-file.js";
+import { SERVICE_CIDRS } from "./kube-proxy.js";
 import { kubeconfigYaml } from "./kubeconfig.js";
 import { makeCa } from "./make-ca.js";
 
@@ -47,7 +48,6 @@ export interface StartControlPlaneOptions {
  * only advertises it (the endpoint reconciler is off), so it need not be local.
  */
 const ADVERTISE_ADDRESS = "10.244.255.254";
-const SERVICE_CIDRS = "10.96.0.0/16,fd00:10:96::/112";
 const ETCD_READY_TIMEOUT_MS = 30_000;
 
 /**
@@ -179,7 +179,7 @@ async function startProcesses(
       `--advertise-address=${ADVERTISE_ADDRESS}`,
       `--tls-cert-file=${join(pki, "apiserver.crt")}`,
       `--tls-private-key-file=${join(pki, "apiserver.key")}`,
-      `--service-cluster-ip-range=${SERVICE_CIDRS}`,
+      `--service-cluster-ip-range=${SERVICE_CIDRS.join(",")}`,
       `--service-account-issuer=${server}`,
       `--service-account-key-file=${join(pki, "sa.key")}`,
       `--service-account-signing-key-file=${join(pki, "sa.key")}`,

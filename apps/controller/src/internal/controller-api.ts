@@ -38,6 +38,17 @@ export interface ControllerApi {
 const READ_NODE_TIMEOUT_MS = 10_000;
 
 /**
+ * Longest time one write may take. With the default leader timing (renew deadline 10 s, Lease 15 s) a write that
+ * cannot finish in this time is abandoned before a successor could have taken over (ADR 0019).
+ */
+export const WRITE_TIMEOUT_MS = 10_000;
+
+/** The signal of one write: aborted when the leadership term ends or after `WRITE_TIMEOUT_MS`, whichever is first. */
+export function termWriteSignal(term: AbortSignal): AbortSignal {
+  return AbortSignal.any([term, AbortSignal.timeout(WRITE_TIMEOUT_MS)]);
+}
+
+/**
  * The real implementation on a KubeConfig (the controller's own identity). The writes go through `@swh/kube`'s
  * JSON client rather than client-node's generated clients (about a third of the controller's CPU during bulk
  * reconciles, ADR 0012); returned objects are therefore plain JSON, with timestamps as strings.

@@ -7,10 +7,10 @@
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
 import { describeApiError, type Logger, type WorkResult } from "@swh/kube";
 import { agentLeaseName, agentLeaseNode } from "@swh/slice-writer";
-import type { ControllerApi } from "./controller-api.js";
+import { type ControllerApi, termWriteSignal } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
 import { type LiveNode, planNodeCleanup } from "./plan-node-cleanup.js";
-import { type EventRecorderLike, WRITE_TIMEOUT_MS } from "./reconcile-swh.js";
+import type { EventRecorderLike } from "./reconcile-swh.js";
 import { type IndexedSlice, swhKeyOfView } from "./slice-index.js";
 
 /** What a node reconcile reads and writes. */
@@ -110,7 +110,7 @@ export async function reconcileNode(name: string, deps: NodeReconcileDeps): Prom
         slice.metadata?.namespace ?? "",
         slice.metadata?.name ?? "",
         slice.metadata?.uid,
-        AbortSignal.any([deps.signal, AbortSignal.timeout(WRITE_TIMEOUT_MS)]),
+        termWriteSignal(deps.signal),
       );
     }
   }

@@ -31,7 +31,7 @@ import {
   withReconcileFailed,
 } from "./compute-status.js";
 import { conditionChanges } from "./conditions.js";
-import type { ControllerApi } from "./controller-api.js";
+import { type ControllerApi, termWriteSignal } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
 import { planService, type ServicePlan } from "./plan-service.js";
 import type { IndexedSlice } from "./slice-index.js";
@@ -92,12 +92,6 @@ export const WRITTEN_STATUS_TTL_MS = 30_000;
 /** How soon a key is looked at again after a 409 (the informer usually catches up within milliseconds). */
 export const CONFLICT_REQUEUE_MS = 500;
 
-/**
- * Longest time one write may take. With the default leader timing (renew deadline 10 s, Lease 15 s) a write that
- * cannot finish in this time is abandoned before a successor could have taken over.
- */
-export const WRITE_TIMEOUT_MS = 10_000;
-
 /** Thrown after status was written when the Service write failed, so the queue retries with backoff. */
 export class ServiceWriteError extends Error {
   override readonly name = "ServiceWriteError";
@@ -129,8 +123,7 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
     uid: swh.metadata.uid ?? "",
   };
 
-  // Each write stops when leadership ends or after WRITE_TIMEOUT_MS, whichever comes first.
-  const writeSignal = () => AbortSignal.any([deps.signal, AbortSignal.timeout(WRITE_TIMEOUT_MS)]);
+  const writeSignal = () => termWriteSignal(deps.signal);
   // Only the pure computations are guarded: an API error must keep its retry, a malformed object cannot use one.
   const invalid = async (error: unknown): Promise<WorkResult> => {
     const problem = describeUnprocessableSpec(swh.spec, error);
@@ -238,7 +231,7 @@ export async function reportReconcileFailure(
   if (swh === undefined || swh.metadata.deletionTimestamp !== undefined) return;
   const ref = { apiVersion: swh.apiVersion, kind: swh.kind, name, namespace, uid: swh.metadata.uid ?? "" };
   const message = `failed ${dropped.failures} times in a row, retried again when the SWH, its Service or its slices change: ${describeApiError(dropped.error)}`;
-  const writeSignal = () => AbortSignal.any([deps.signal, AbortSignal.timeout(WRITE_TIMEOUT_MS)]);
+  const writeSignal = () => termWriteSignal(deps.signal);
   await publishStatus(
     dropped.key,
     swh,
