@@ -4,6 +4,7 @@ export * from "./constants.js";
 export * from "./crd-manifest.js";
 export * from "./ownership.js";
 export * from "./probe-timeout.js";
+export * from "./reasons.js";
 export * from "./schema.js";
 export * from "./types.js";
 export * from "./validate.js";

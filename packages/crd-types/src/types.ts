@@ -4,6 +4,7 @@
  * No dependency on a Kubernetes client: the few core shapes used here are declared locally.
  */
 import type { PostgresTlsMode } from "./constants.js";
+import type { ProbeFailureReason } from "./reasons.js";
 
 /** Minimal ObjectMeta: the fields this product reads or writes. */
 export interface ObjectMeta {
@@ -208,31 +209,6 @@ export interface Condition {
   lastTransitionTime: string;
   observedGeneration?: number;
 }
-
-/**
- * Why a probe failed; a closed set shared by the probe engine, slices and status. `PortNotFound` (a named
- * targetPort that is no container port of the pod) and `UnsupportedMode` (a mode this version cannot run) are
- * probes that cannot run at all: they fail (fail closed) instead of being skipped.
- */
-export type ProbeFailureReason =
-  | "ConnectionRefused"
-  | "ConnectionReset"
-  | "Timeout"
-  | "HTTPStatus"
-  | "TLSError"
-  | "AuthFailed"
-  | "QueryFalse"
-  | "QueryError"
-  | "ProtocolError"
-  | "DNSError"
-  | "CredentialsMissing"
-  | "CredentialsInvalid"
-  /** The agent may not read Secrets in the pod's namespace: no administrator enabled it (ADR 0020). */
-  | "CredentialsNotPermitted"
-  | "PortNotFound"
-  | "UnsupportedMode"
-  | "NotProbedYet"
-  | "Error";
 
 /** Per Service port: how many endpoints are ready out of all. */
 export interface PortStatus {

@@ -5,33 +5,11 @@
  */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import type { EndpointGroup } from "@swh/aggregation";
-import type { ProbeFailureReason } from "@swh/crd-types";
+import { PROBE_FAILURE_REASONS } from "@swh/crd-types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isOwnedSlice, planSlices, readSlice, type SliceView } from "../src/index.js";
 import { anEndpoint, applyToModel, swh } from "./builders.js";
-
-/** Every reason a probe or the aggregation reports; a reason added to the type must be added here to compile. */
-const REASONS: Record<ProbeFailureReason, true> = {
-  ConnectionRefused: true,
-  ConnectionReset: true,
-  Timeout: true,
-  HTTPStatus: true,
-  TLSError: true,
-  AuthFailed: true,
-  QueryFalse: true,
-  QueryError: true,
-  ProtocolError: true,
-  DNSError: true,
-  CredentialsMissing: true,
-  CredentialsInvalid: true,
-  PortNotFound: true,
-  UnsupportedMode: true,
-  CredentialsNotPermitted: true,
-  NotProbedYet: true,
-  Error: true,
-};
-const ALL_REASONS = Object.keys(REASONS) as ProbeFailureReason[];
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const labelArb = fc.stringMatching(DNS_LABEL);
@@ -61,7 +39,7 @@ const addressOf = (family: string, i: number) =>
 const failureArb = fc.record({
   probeIndex: fc.nat(5),
   failingProbe: fc.string({ maxLength: 40 }),
-  reason: fc.constantFrom(...ALL_REASONS),
+  reason: fc.constantFrom(...PROBE_FAILURE_REASONS),
   message: fc.string({ maxLength: 200, unit: "binary" }),
   targetId: fc.string({ minLength: 1, maxLength: 30 }),
 });

@@ -3,13 +3,10 @@
  * aggregating EventRecorder (never one per probe), and the transitions metric.
  */
 import type { SwhInput } from "@swh/aggregation";
-import { API_VERSION, KIND } from "@swh/crd-types";
+import { API_VERSION, EVENT_REASONS, KIND } from "@swh/crd-types";
 import type { EventRecorder, Logger } from "@swh/kube";
 import type { AgentMetrics } from "./agent-metrics.js";
 import type { EndpointTransition } from "./endpoint-transitions.js";
-
-/** Event reasons the agent emits. */
-export const ENDPOINT_EVENT_REASONS = { ready: "EndpointReady", notReady: "EndpointNotReady" } as const;
 
 /** Records Events and metrics for `transitions` of `swh` (its endpoints on this node). */
 export function recordEndpointTransitions(
@@ -36,7 +33,7 @@ export function recordEndpointTransitions(
     deps.events.record(
       subject,
       t.ready ? "Normal" : "Warning",
-      t.ready ? ENDPOINT_EVENT_REASONS.ready : ENDPOINT_EVENT_REASONS.notReady,
+      t.ready ? EVENT_REASONS.endpointReady : EVENT_REASONS.endpointNotReady,
       message,
     );
     deps.logger.info("endpoint readiness changed", {

@@ -10,18 +10,14 @@
  */
 import type { V1Pod } from "@kubernetes/client-node";
 import { AGGREGATION_ISSUE_KINDS, type AggregationIssue } from "@swh/aggregation";
-import { API_VERSION, describeUnprocessableSpec, KIND } from "@swh/crd-types";
+import {
+  API_VERSION,
+  describeUnprocessableSpec,
+  EVENT_REASONS,
+  type EventReason,
+  KIND,
+} from "@swh/crd-types";
 import type { EventRecorder, EventSubject, Logger } from "@swh/kube";
-
-/** Reasons of the Events this file records. */
-export const OBJECT_PROBLEM_REASONS = {
-  /** An SWH the agent cannot process: skipped on this node until it changes. */
-  invalidSpec: "InvalidSpec",
-  /** A Pod the agent cannot read: not published by this node's agent until it changes. */
-  unreadablePod: "UnreadablePod",
-  /** A probe that cannot run (PortNotFound, UnsupportedMode): it fails on every port of the pods concerned. */
-  probeCannotRun: "ProbeCannotRun",
-} as const;
 
 /** Issue kinds meaning "this probe cannot run": reported as `ProbeCannotRun`. */
 const CANNOT_RUN: ReadonlySet<string> = new Set([
@@ -56,7 +52,7 @@ export class ObjectProblems {
   unprocessableSwh(ref: ObjectRef, spec: unknown, error: unknown): void {
     const problem = describeUnprocessableSpec(spec, error);
     const message = `${problem}; the agent on node ${this.#nodeName} skips this object until it changes and leaves its slices on the node as they are`;
-    this.#report(swhSubject(ref), OBJECT_PROBLEM_REASONS.invalidSpec, problem, message, error);
+    this.#report(swhSubject(ref), EVENT_REASONS.invalidSpec, problem, message, error);
   }
 
   /** Reports that `pod` could not be read (`error` is what was thrown): it is left out until it changes. */
@@ -71,7 +67,7 @@ export class ObjectProblems {
     };
     const problem = `the pod could not be read: ${errorText(error)}`;
     const message = `${problem}; the agent on node ${this.#nodeName} publishes it for no balancer until it changes`;
-    this.#report(subject, OBJECT_PROBLEM_REASONS.unreadablePod, problem, message, error);
+    this.#report(subject, EVENT_REASONS.unreadablePod, problem, message, error);
   }
 
   /** Reports the probes of the SWH `ref` that cannot run, from its aggregation `issues` (others are ignored). */
@@ -81,14 +77,20 @@ export class ObjectProblems {
       // One Event per probe field, not per pod: the first pod's message stands for the others.
       this.#report(
         swhSubject(ref),
-        OBJECT_PROBLEM_REASONS.probeCannotRun,
+        EVENT_REASONS.probeCannotRun,
         `${issue.kind} ${issue.path}`,
         `${issue.path}: ${issue.message}`,
       );
     }
   }
 
-  #report(subject: EventSubject, reason: string, problem: string, message: string, error?: unknown): void {
+  #report(
+    subject: EventSubject,
+    reason: EventReason,
+    problem: string,
+    message: string,
+    error?: unknown,
+  ): void {
     const key = `${subject.uid}\u0000${subject.namespace}/${subject.name}\u0000${reason}\u0000${problem}`;
     if (this.#reported.has(key)) return;
     if (this.#reported.size >= MAX_REMEMBERED) this.#reported.clear();

@@ -5,9 +5,12 @@
  */
 import type { V1Service } from "@kubernetes/client-node";
 import {
+  CONDITION_REASONS,
   CONDITION_TYPES,
   type Condition,
+  type ConditionReason,
   type LoadBalancerStatus,
+  type ServiceSyncFailureReason,
   type ServiceWithHealthchecks,
   type ServiceWithHealthchecksStatus,
 } from "@swh/crd-types";
@@ -27,7 +30,9 @@ export type ControllerStatus = ServiceWithHealthchecksStatus & {
 };
 
 /** How the child Service sync ended. */
-export type ServiceSyncOutcome = { ready: true } | { ready: false; reason: string; message: string };
+export type ServiceSyncOutcome =
+  | { ready: true }
+  | { ready: false; reason: ServiceSyncFailureReason; message: string };
 
 /** Everything `computeStatus` needs. */
 export interface StatusInput {
@@ -59,7 +64,7 @@ export function computeStatus(input: StatusInput): ControllerStatus {
     ? {
         type: CONDITION_TYPES.serviceReady,
         status: "True",
-        reason: "Synced",
+        reason: CONDITION_REASONS.serviceReady.synced,
         message: "child Service is in sync",
       }
     : { type: CONDITION_TYPES.serviceReady, status: "False", reason: sync.reason, message: sync.message };
@@ -70,13 +75,13 @@ export function computeStatus(input: StatusInput): ControllerStatus {
       ? {
           type: CONDITION_TYPES.probesValid,
           status: "True",
-          reason: "Valid",
+          reason: CONDITION_REASONS.probesValid.valid,
           message: "all probes are usable",
         }
       : {
           type: CONDITION_TYPES.probesValid,
           status: "False",
-          reason: "InvalidProbes",
+          reason: CONDITION_REASONS.probesValid.invalidProbes,
           message: probeProblems.join("; "),
         };
 
@@ -87,28 +92,28 @@ export function computeStatus(input: StatusInput): ControllerStatus {
     ready = {
       type: CONDITION_TYPES.ready,
       status: "False",
-      reason: "ServiceNotReady",
+      reason: CONDITION_REASONS.ready.serviceNotReady,
       message: sync.message,
     };
   } else if (endpoints.total === 0) {
     ready = {
       type: CONDITION_TYPES.ready,
       status: "False",
-      reason: "NoEndpoints",
+      reason: CONDITION_REASONS.ready.noEndpoints,
       message: "no endpoints are published",
     };
   } else if (endpoints.ready < endpoints.total - endpoints.terminating || endpoints.ready === 0) {
     ready = {
       type: CONDITION_TYPES.ready,
       status: "False",
-      reason: "EndpointsNotReady",
+      reason: CONDITION_REASONS.ready.endpointsNotReady,
       message: `${endpoints.ready}/${endpoints.total} endpoints ready (ports: ${portText})`,
     };
   } else {
     ready = {
       type: CONDITION_TYPES.ready,
       status: "True",
-      reason: "EndpointsReady",
+      reason: CONDITION_REASONS.ready.endpointsReady,
       message: `${endpoints.ready}/${endpoints.total} endpoints ready (ports: ${portText})`,
     };
   }
@@ -120,7 +125,7 @@ export function computeStatus(input: StatusInput): ControllerStatus {
       ? {
           type: CONDITION_TYPES.agentsReporting,
           status: "False",
-          reason: "AgentHeartbeatStale",
+          reason: CONDITION_REASONS.agentsReporting.agentHeartbeatStale,
           message: `agent heartbeat stale on node(s) ${stale.join(", ")}; their endpoints are kept as last published`,
         }
       : notReady.length > 0
@@ -128,13 +133,13 @@ export function computeStatus(input: StatusInput): ControllerStatus {
             // The agents do report; what is unusual is the node, and keeping its endpoints is a choice to show.
             type: CONDITION_TYPES.agentsReporting,
             status: "True",
-            reason: "NodeNotReadyAgentAlive",
+            reason: CONDITION_REASONS.agentsReporting.nodeNotReadyAgentAlive,
             message: `node(s) ${notReady.join(", ")} NotReady beyond the grace, but their agents renew their heartbeat and keep probing; their endpoints stay published`,
           }
         : {
             type: CONDITION_TYPES.agentsReporting,
             status: "True",
-            reason: "HeartbeatsFresh",
+            reason: CONDITION_REASONS.agentsReporting.heartbeatsFresh,
             message: "agents of all publishing nodes are renewing their heartbeat",
           };
 
@@ -163,9 +168,6 @@ export function computeStatus(input: StatusInput): ControllerStatus {
   return status;
 }
 
-/** Reason of the conditions of an SWH the controller cannot process (see `computeInvalidSpecStatus`). */
-export const INVALID_SPEC_REASON = "InvalidSpec";
-
 /**
  * The status of an SWH the controller cannot process — a stored object whose shape no longer fits the schema
  * (the API server never re-validates stored objects); `problem` names the field. `Ready`, `ServiceReady` (and its
@@ -182,12 +184,18 @@ export function computeInvalidSpecStatus(
   const invalid = (type: string, status: Condition["status"] = "False"): ConditionInput => ({
     type,
     status,
-    reason: INVALID_SPEC_REASON,
+    reason: CONDITION_REASONS.ready.invalidSpec,
     message,
   });
   const kept: ConditionInput[] = (previous.conditions ?? [])
     .filter((c) => c.type === CONDITION_TYPES.agentsReporting)
-    .map(({ type, status, reason, message }) => ({ type, status, reason, message }));
+    // Stored by this controller, so its reason is one of ours.
+    .map(({ type, status, reason, message }) => ({
+      type,
+      status,
+      reason: reason as ConditionReason,
+      message,
+    }));
   const generation = swh.metadata.generation;
   const status: ControllerStatus = {
     ...structuredClone(previous),
@@ -208,9 +216,6 @@ export function computeInvalidSpecStatus(
   return status;
 }
 
-/** Reason of the `Reconciled` condition the controller writes when it stopped retrying an SWH (ADR 0022). */
-export const RECONCILE_FAILED_REASON = "ReconcileFailed";
-
 /**
  * `previous` with a `Reconciled` condition (False, `ReconcileFailed`, `message`) in place of any earlier one:
  * everything else is kept as stored, since the failed reconcile established nothing new. `computeStatus` never
@@ -226,7 +231,14 @@ export function withReconcileFailed(
   const others = (status.conditions ?? []).filter((c) => c.type !== CONDITION_TYPES.reconciled);
   const [failed] = withTransitionTimes(
     previous?.conditions,
-    [{ type: CONDITION_TYPES.reconciled, status: "False", reason: RECONCILE_FAILED_REASON, message }],
+    [
+      {
+        type: CONDITION_TYPES.reconciled,
+        status: "False",
+        reason: CONDITION_REASONS.reconciled.reconcileFailed,
+        message,
+      },
+    ],
     now,
     swh.metadata.generation,
   );

@@ -2,11 +2,16 @@
  * Standard condition bookkeeping: a condition's `lastTransitionTime` moves only when its `status` changes, so
  * recomputing status from the same facts yields the same object (and no write).
  */
-import type { Condition } from "@swh/crd-types";
+import type { Condition, ConditionReason } from "@swh/crd-types";
 import { formatTime, type Timestamp } from "./time.js";
 
-/** A condition before bookkeeping: what is true now, without a transition time. */
-export type ConditionInput = Omit<Condition, "lastTransitionTime" | "observedGeneration">;
+/**
+ * A condition before bookkeeping: what is true now, without a transition time. Its reason is one of
+ * `CONDITION_REASONS`, each documented in docs/troubleshooting.md.
+ */
+export type ConditionInput = Omit<Condition, "lastTransitionTime" | "observedGeneration" | "reason"> & {
+  reason: ConditionReason;
+};
 
 /** A condition whose status differs from the previous one of the same type (or that is new). */
 export interface ConditionChange {

@@ -5,6 +5,7 @@
  * `swh_node_not_ready_agent_alive`, an Event on the Node). The decision itself is `planNodeCleanup` (pure).
  */
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
+import { EVENT_REASONS } from "@swh/crd-types";
 import { describeApiError, type Logger, type WorkResult } from "@swh/kube";
 import { agentLeaseName, agentLeaseNode } from "@swh/slice-writer";
 import { type ControllerApi, termWriteSignal } from "./controller-api.js";
@@ -92,7 +93,7 @@ export async function reconcileNode(name: string, deps: NodeReconcileDeps): Prom
       deps.events.record(
         { apiVersion: "v1", kind: "Node", name, namespace: "", uid: node.metadata?.uid ?? "" },
         "Warning",
-        "NodeNotReadyAgentAlive",
+        EVENT_REASONS.nodeNotReadyAgentAlive,
         message,
       );
     }

@@ -5,8 +5,12 @@
  */
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import {
+  CONDITION_REASONS,
   CONDITION_TYPES,
+  type ConditionReason,
   describeUnprocessableSpec,
+  EVENT_REASONS,
+  type EventReason,
   isControlledBy,
   isControllerRefTo,
   SERVICE_PROBLEMS,
@@ -24,7 +28,6 @@ import {
   type ControllerStatus,
   computeInvalidSpecStatus,
   computeStatus,
-  INVALID_SPEC_REASON,
   keepReconcileFailed,
   type ServiceSyncOutcome,
   sameStatus,
@@ -42,7 +45,7 @@ export interface EventRecorderLike {
   record(
     obj: { apiVersion: string; kind: string; name: string; namespace: string; uid: string },
     type: "Normal" | "Warning",
-    reason: string,
+    reason: EventReason | ConditionReason,
     message: string,
   ): void;
 }
@@ -162,9 +165,9 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
           plan.action === "create" ? "created Service" : plan.adopt ? "adopted Service" : "updated Service",
         );
         if (plan.action === "create")
-          deps.events.record(ref, "Normal", "ServiceCreated", `created Service ${name}`);
+          deps.events.record(ref, "Normal", EVENT_REASONS.serviceCreated, `created Service ${name}`);
         if (plan.action === "update" && plan.adopt)
-          deps.events.record(ref, "Normal", "ServiceAdopted", `adopted Service ${name}`);
+          deps.events.record(ref, "Normal", EVENT_REASONS.serviceAdopted, `adopted Service ${name}`);
       } catch (err) {
         // Leadership ended: a successor owns the status now; write nothing more.
         deps.signal.throwIfAborted();
@@ -174,7 +177,11 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
           return { requeueAfterMs: CONFLICT_REQUEUE_MS };
         }
         writeError = err;
-        sync = { ready: false, reason: "ServiceWriteFailed", message: describeApiError(err) };
+        sync = {
+          ready: false,
+          reason: CONDITION_REASONS.serviceReady.serviceWriteFailed,
+          message: describeApiError(err),
+        };
       }
       break;
   }
@@ -289,17 +296,23 @@ async function publishStatus(
   deps.writtenStatus.set(key, { uid: swh.metadata.uid, resourceVersion, at: nowMs, status });
   const changes = conditionChanges(previous?.conditions, status.conditions ?? []);
   const invalid = status.conditions?.find(
-    (c) => c.type === CONDITION_TYPES.ready && c.reason === INVALID_SPEC_REASON,
+    (c) => c.type === CONDITION_TYPES.ready && c.reason === CONDITION_REASONS.ready.invalidSpec,
   );
   if (invalid !== undefined && !changes.some((c) => c.type === CONDITION_TYPES.ready)) {
-    deps.events.record(ref, "Warning", INVALID_SPEC_REASON, invalid.message);
+    deps.events.record(ref, "Warning", EVENT_REASONS.invalidSpec, invalid.message);
   }
   const failed = status.conditions?.find((c) => c.type === CONDITION_TYPES.reconciled);
-  if (failed !== undefined) deps.events.record(ref, "Warning", failed.reason, failed.message);
+  if (failed !== undefined) deps.events.record(ref, "Warning", EVENT_REASONS.reconcileFailed, failed.message);
   for (const change of changes) {
     if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough
     const type = change.to === "True" ? "Normal" : "Warning";
-    deps.events.record(ref, type, change.reason, `${change.type} is ${change.to}: ${change.message}`);
+    // The conditions were just computed from CONDITION_REASONS (stored ones are ours too).
+    deps.events.record(
+      ref,
+      type,
+      change.reason as ConditionReason,
+      `${change.type} is ${change.to}: ${change.message}`,
+    );
   }
 }
 

@@ -4,29 +4,18 @@
  * (a pod; a dual-stack pod is one endpoint with two addresses) whether each port serves and, when not, the
  * failing probe the agent reported. Pure.
  */
-import type {
-  EndpointPortStatus,
-  EndpointStatus,
-  EndpointsSummary,
-  PortStatus,
-  ServicePort,
+import {
+  CONFIGURATION_FAILURE_REASONS,
+  type EndpointPortStatus,
+  type EndpointStatus,
+  type EndpointsSummary,
+  type PortStatus,
+  type ServicePort,
 } from "@swh/crd-types";
 import type { SliceView } from "@swh/slice-writer";
 
 /** Default bound of `status.endpoints.list`: enough to see what fails, small enough for any object size. */
 export const DEFAULT_MAX_LISTED_ENDPOINTS = 50;
-
-/**
- * Reasons an agent reports that mean the probe configuration, not the pod, is wrong (`PortNotFound` and
- * `UnsupportedMode`: a probe that cannot run and so fails closed).
- */
-export const CONFIGURATION_REASONS: ReadonlySet<string> = new Set([
-  "CredentialsMissing",
-  "CredentialsInvalid",
-  "CredentialsNotPermitted",
-  "PortNotFound",
-  "UnsupportedMode",
-]);
 
 /** Per-port counts, the endpoint summary, the nodes that published endpoints, configuration problems seen. */
 export interface EndpointsView {
@@ -85,7 +74,10 @@ export function summarizeEndpoints(
       entry.terminating ||= terminating;
 
       const reason = ready ? undefined : endpoint.reason;
-      if (reason !== undefined && CONFIGURATION_REASONS.has(reason.reason)) {
+      if (
+        reason !== undefined &&
+        (CONFIGURATION_FAILURE_REASONS as readonly string[]).includes(reason.reason)
+      ) {
         problems.add(
           `${reason.probe ?? "a probe"}: ${reason.reason}${reason.message ? ` (${reason.message})` : ""}`,
         );
