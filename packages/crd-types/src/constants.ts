@@ -14,6 +14,11 @@ export const PLURAL = "servicewithhealthchecks";
 export const SINGULAR = "servicewithhealthcheck";
 /** Short name for kubectl. */
 export const SHORT_NAME = "swh";
+/**
+ * Categories of the resource: `kubectl get all` lists SWHs next to the Services they make, and
+ * `kubectl get networking` lists them with other networking resources that join that category.
+ */
+export const CATEGORIES: readonly string[] = ["all", "networking"];
 
 /** Value of `endpointslice.kubernetes.io/managed-by` on every EndpointSlice the agent writes. */
 export const MANAGED_BY = "service-with-healthchecks.network.deckhouse.io";

@@ -3,7 +3,7 @@
  * `deploy/chart/crds/servicewithhealthchecks.yaml` is generated from it (`pnpm gen:crd`) and a test fails when
  * the two drift.
  */
-import { GROUP, KIND, LIST_KIND, PLURAL, SHORT_NAME, SINGULAR, VERSION } from "./constants.js";
+import { CATEGORIES, GROUP, KIND, LIST_KIND, PLURAL, SHORT_NAME, SINGULAR, VERSION } from "./constants.js";
 import type { SchemaNode } from "./internal/schema-node.js";
 import { serviceWithHealthchecksSchema } from "./schema.js";
 
@@ -62,6 +62,7 @@ export function crdManifest(): { [key: string]: JsonValue } {
         plural: PLURAL,
         singular: SINGULAR,
         shortNames: [SHORT_NAME],
+        categories: [...CATEGORIES],
       },
       scope: "Namespaced",
       versions: [

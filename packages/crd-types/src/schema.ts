@@ -34,8 +34,12 @@ export const serviceWithHealthchecksSchema: SchemaNode = {
     "A load balancer with independent, active, per-port health checks: a Service whose endpoints are published by probes.",
   required: ["spec"],
   properties: {
-    apiVersion: { type: "string" },
-    kind: { type: "string" },
+    apiVersion: {
+      type: "string",
+      description: "Versioned schema of this object: network.deckhouse.io/v1alpha1.",
+    },
+    kind: { type: "string", description: "Kind of this object: ServiceWithHealthchecks." },
+    // No description: the API server refuses anything on metadata but name rules, and publishes ObjectMeta's own.
     metadata: { type: "object" },
     spec: specSchema,
     status: statusSchema,

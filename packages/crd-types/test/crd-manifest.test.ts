@@ -23,6 +23,7 @@ describe("crdManifest", () => {
       plural: "servicewithhealthchecks",
       singular: "servicewithhealthcheck",
       shortNames: ["swh"],
+      categories: ["all", "networking"],
     });
     const [version] = spec.versions as Json[];
     expect(version).toMatchObject({

@@ -67,8 +67,14 @@ const http: SchemaNode = {
         type: "object",
         required: ["name", "value"],
         properties: {
-          name: { type: "string", minLength: 1, maxLength: 256, pattern: HTTP_TOKEN },
-          value: { type: "string", maxLength: 4096 },
+          name: {
+            type: "string",
+            minLength: 1,
+            maxLength: 256,
+            pattern: HTTP_TOKEN,
+            description: "Header name (an HTTP token).",
+          },
+          value: { type: "string", maxLength: 4096, description: "Header value." },
         },
       },
     },

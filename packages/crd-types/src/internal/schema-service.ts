@@ -127,6 +127,7 @@ export const serviceFieldsProperties: Readonly<Record<string, SchemaNode>> = {
     properties: {
       clientIP: {
         type: "object",
+        description: "Settings of ClientIP session affinity.",
         properties: {
           timeoutSeconds: {
             type: "integer",
