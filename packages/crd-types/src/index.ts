@@ -3,6 +3,7 @@ export * from "./builders.js";
 export * from "./constants.js";
 export * from "./crd-manifest.js";
 export * from "./ownership.js";
+export * from "./postgres-credentials.js";
 export * from "./probe-timeout.js";
 export * from "./reasons.js";
 export * from "./schema.js";

@@ -2,7 +2,7 @@
  * PostgreSQL probe: connect with the resolved credentials, run one query under a statement timeout, and judge
  * its first value (SPEC §2.2). The connection is destroyed at the deadline whatever phase it is in.
  */
-import type { PostgresTlsMode } from "@swh/crd-types";
+import type { PostgresCredentials } from "@swh/crd-types";
 import type pg from "pg";
 import { runAttempt } from "./internal/attempt.js";
 import { checkAddress, formatAddress } from "./internal/check-address.js";
@@ -17,16 +17,8 @@ import {
   type ProbeResult,
 } from "./probe-result.js";
 
-/** Credentials as read from a `network.deckhouse.io/postgresql-credentials` Secret (PEM strings). */
-export interface PostgresCredentials {
-  user: string;
-  password?: string;
-  /** Missing = `SkipVerification`: TLS required, certificate not checked. */
-  tlsMode?: PostgresTlsMode;
-  clientCert?: string;
-  clientKey?: string;
-  caCert?: string;
-}
+/** Credentials as read from a `network.deckhouse.io/postgresql-credentials` Secret: `@swh/crd-types` owns the format. */
+export type { PostgresCredentials };
 
 /** PostgreSQL probe settings: database, query (default `select 1`) and the resolved credentials. */
 export interface PostgresProbeConfig {

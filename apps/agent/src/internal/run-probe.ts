@@ -1,7 +1,7 @@
 import type { ProbeTarget } from "@swh/aggregation";
+import { readPostgresCredentials } from "@swh/crd-types";
 import type { ProbeResult, probeBySpec } from "@swh/probes";
 import type { CredentialsLookup } from "./credentials-secrets.js";
-import { readPostgresCredentials } from "./postgres-credentials.js";
 
 /** What `runProbe` needs: the probe engine and a read of the credentials Secret caches. */
 export interface RunProbeDeps {
