@@ -9,8 +9,8 @@ import {
   LABEL_NODE,
   LABEL_SERVICE_NAME,
   MANAGED_BY,
-  POSTGRES_CREDENTIALS_SECRET_TYPE,
   type ProbeSpec,
+  postgresCredentialsSecret,
 } from "@swh/crd-types";
 import { agentLeaseName } from "@swh/slice-writer";
 import { createNode, createPod, markPodTerminating, startPostgres, waitFor } from "@swh/testenv";
@@ -205,11 +205,10 @@ describe("agent", () => {
 
     await suite.admin.core.createNamespacedSecret({
       namespace: s.namespace,
-      body: {
-        metadata: { name: "pg-creds" },
-        type: POSTGRES_CREDENTIALS_SECRET_TYPE,
-        stringData: { user: "probe", password: "probe-pw", tlsMode: "VerifyCA", caCert: pg.caPem },
-      },
+      body: postgresCredentialsSecret(
+        { name: "pg-creds" },
+        { user: "probe", password: "probe-pw", tlsMode: "VerifyCA", caCert: pg.caPem },
+      ),
     });
     await s.waitEndpoint("ready with credentials", "db", 5432, ip, (e) => e.ready);
 

@@ -4,7 +4,7 @@
  * only, and a PostgreSQL probe anywhere else fails with `CredentialsNotPermitted` on the slice.
  */
 import { CoreV1Api } from "@kubernetes/client-node";
-import { POSTGRES_CREDENTIALS_SECRET_TYPE } from "@swh/crd-types";
+import { POSTGRES_CREDENTIALS_SECRET_TYPE, postgresCredentialsSecret } from "@swh/crd-types";
 import { httpStatusOf } from "@swh/kube";
 import { createNode, createPod, enableCredentialsNamespaces, startPostgres, waitFor } from "@swh/testenv";
 import { describe, expect, it } from "vitest";
@@ -68,11 +68,10 @@ describe("credentials Secrets", () => {
       // The same valid Secret everywhere: only the namespace decides whether the agent may use it.
       await admin.core.createNamespacedSecret({
         namespace,
-        body: {
-          metadata: { name: "pg-creds" },
-          type: POSTGRES_CREDENTIALS_SECRET_TYPE,
-          stringData: { user: "probe", password: "probe-pw", tlsMode: "VerifyCA", caCert: pg.caPem },
-        },
+        body: postgresCredentialsSecret(
+          { name: "pg-creds" },
+          { user: "probe", password: "probe-pw", tlsMode: "VerifyCA", caCert: pg.caPem },
+        ),
       });
       await createPod(cluster.kubeConfig, { name: "db", namespace, node, ips: [ip], labels: { app: "db" } });
       await admin.createSwh(namespace, "db", {

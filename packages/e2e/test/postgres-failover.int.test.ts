@@ -7,7 +7,7 @@ import {
   CONDITION_TYPES,
   GROUP,
   PLURAL,
-  POSTGRES_CREDENTIALS_SECRET_TYPE,
+  postgresCredentialsSecret,
   postgresProbe,
   type ServiceWithHealthchecks,
   serviceWithHealthchecks,
@@ -70,11 +70,7 @@ describe("PostgreSQL primary + replica behind read and write balancers", () => {
     }
     await cluster.kubeConfig.makeApiClient(CoreV1Api).createNamespacedSecret({
       namespace,
-      body: {
-        metadata: { name: "pg-probe" },
-        type: POSTGRES_CREDENTIALS_SECRET_TYPE,
-        stringData: { user: "prober", password: "pr0be-secret" },
-      },
+      body: postgresCredentialsSecret({ name: "pg-probe" }, { user: "prober", password: "pr0be-secret" }),
     });
     const balancer = (name: string, query: string) =>
       serviceWithHealthchecks(
@@ -148,11 +144,7 @@ describe("PostgreSQL primary + replica behind read and write balancers", () => {
     // A valid Secret: what stops the agent is the namespace, not the Secret.
     await cluster.kubeConfig.makeApiClient(CoreV1Api).createNamespacedSecret({
       namespace: other,
-      body: {
-        metadata: { name: "pg-probe" },
-        type: POSTGRES_CREDENTIALS_SECRET_TYPE,
-        stringData: { user: "prober", password: "pr0be-secret" },
-      },
+      body: postgresCredentialsSecret({ name: "pg-probe" }, { user: "prober", password: "pr0be-secret" }),
     });
     await cluster.apply(
       [
