@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { applyDefaults, validate } from "../src/index.js";
+import { applyDefaults, POSTGRES_CREDENTIALS_KEYS, POSTGRES_TLS_MODES, validate } from "../src/index.js";
 import { readmeExample } from "./support/readme-example.js";
 
 const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
@@ -32,6 +32,20 @@ describe("README", () => {
       type: "ClusterIP",
       healthcheck: { initialDelaySeconds: 10, periodSeconds: 10, probes: [] },
     });
+  });
+});
+
+describe("README's credentials Secret", () => {
+  const section = /## PostgreSQL credentials Secret\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? "";
+  const rows = [...section.matchAll(/^\| `(\w+)` +\|.*$/gm)];
+
+  it("lists exactly the Secret's keys", () => {
+    expect(rows.map((r) => r[1]).sort()).toEqual(Object.values(POSTGRES_CREDENTIALS_KEYS).sort());
+  });
+
+  it("names every tlsMode", () => {
+    const tlsMode = rows.find((r) => r[1] === "tlsMode")?.[0] ?? "";
+    for (const mode of POSTGRES_TLS_MODES) expect(tlsMode).toContain(`\`${mode}\``);
   });
 });
 
