@@ -47,15 +47,23 @@ build() {
   ln -sf "$name-$version" "$BIN_DIR/$name"
 }
 
+# apt_offers PACKAGE VERSION: true when apt's package lists hold exactly that version.
+apt_offers() {
+  apt-cache madison "$1" 2>/dev/null | awk -F' [|] ' -v v="$2" '$2 == v { found = 1 } END { exit !found }'
+}
+
 # from_debian NAME PACKAGE VERSION: NAME from the Debian package PACKAGE=VERSION, moved to NAME-deb-VERSION;
 # fails (for the caller to fall back) when apt does not offer that exact version or the binary reports another.
 from_debian() {
   local name=$1 package=$2 version=$3 target="$BIN_DIR/$1-deb-$3"
   if [[ ! -x "$target" ]]; then
     command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null || return 1
-    # Only a version apt knows: never whatever the mirror holds today.
-    apt-cache madison "$package" 2>/dev/null | awk -F' [|] ' -v v="$version" '$2 == v { found = 1 } END { exit !found }' ||
-      { log "apt has no $package=$version"; return 1; }
+    # Only a version apt knows: never whatever the mirror holds today. A fresh machine often has no package
+    # lists yet: as root, fetch them once (as the other apt-based install scripts do) before giving up.
+    if ! apt_offers "$package" "$version"; then
+      [[ "$(id -u)" == 0 ]] && apt-get update -qq >&2 || true
+      apt_offers "$package" "$version" || { log "apt has no $package=$version"; return 1; }
+    fi
     local dir start
     dir=$(mktemp -d "${TMPDIR:-/tmp}/swh-tool.XXXXXX")
     start=$(date +%s)
