@@ -213,6 +213,7 @@ export function runController(opts: ControllerOptions): RunningController {
 
     const lead = async (signal: AbortSignal) => {
       leading = true;
+      const leadingSince = now();
       opts.kubeMetrics.leader.set(1);
       // A new leader starts from the whole world: every SWH and every node with slices or a Node object.
       for (const swh of swhs.list()) swhQueue.add(keyOf(swh));
@@ -273,6 +274,7 @@ export function runController(opts: ControllerOptions): RunningController {
               metrics,
               logger: ctx.logger,
               now,
+              leadingSince,
               notReadyGraceMs: opts.nodeNotReadyGraceMs,
               signal: ctx.signal,
             }),

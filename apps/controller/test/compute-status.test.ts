@@ -113,6 +113,43 @@ describe("computeStatus", () => {
     expect(s.readySummary).toBe("59/60");
   });
 
+  it("stays Ready while the only not-ready endpoints await their first probe, and says so", () => {
+    const awaiting = { probe: "HTTP :8080 /healthz", reason: "NotProbedYet", message: "no result yet" };
+    const s = status({
+      slices: [
+        aSlice({
+          endpoints: [{ address: "10.244.1.1" }, { address: "10.244.1.2", ready: false }],
+          reasons: { "10.244.1.2": awaiting },
+        }),
+      ],
+    });
+    expect(s.readySummary).toBe("1/2");
+    expect(condition(s, "Ready")).toMatchObject({
+      status: "True",
+      reason: "EndpointsReady",
+      message: "1/2 endpoints ready, 1 awaiting a first probe (ports: http 1/2)",
+    });
+    // None ready yet: nothing serves, so not Ready.
+    const none = status({
+      slices: [
+        aSlice({ endpoints: [{ address: "10.244.1.2", ready: false }], reasons: { "10.244.1.2": awaiting } }),
+      ],
+    });
+    expect(condition(none, "Ready")).toMatchObject({ status: "False", reason: "EndpointsNotReady" });
+    // A failed probe is evidence.
+    const failed = status({
+      slices: [
+        aSlice({
+          endpoints: [{ address: "10.244.1.1" }, { address: "10.244.1.2", ready: false }],
+          reasons: {
+            "10.244.1.2": { probe: "HTTP :8080 /healthz", reason: "ConnectionRefused", message: "refused" },
+          },
+        }),
+      ],
+    });
+    expect(condition(failed, "Ready")).toMatchObject({ status: "False", reason: "EndpointsNotReady" });
+  });
+
   it("counts terminating endpoints apart", () => {
     const s = status({
       slices: [

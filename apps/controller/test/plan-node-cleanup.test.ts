@@ -76,6 +76,21 @@ describe("planNodeCleanup", () => {
       { node: aNode("n1", "True") },
       { ...KEEP, heartbeatStale: true },
     ],
+    [
+      "Ready, slices but no heartbeat Lease yet, due 10 s ago → no report; recheck when a Lease duration passed",
+      { node: aNode("n1", "True"), heartbeatDueSince: "2026-12-02T10:09:50Z" },
+      { ...KEEP, recheckAfterMs: 30_000 },
+    ],
+    [
+      "Ready, slices but no heartbeat Lease, due a Lease duration ago → reported",
+      { node: aNode("n1", "True"), heartbeatDueSince: "2026-12-02T10:09:20Z" },
+      { ...KEEP, heartbeatStale: true },
+    ],
+    [
+      "Ready with an expired heartbeat, even just due → reported (it was renewed, then stopped)",
+      { node: aNode("n1", "True"), lease: EXPIRED, heartbeatDueSince: "2026-12-02T10:09:59Z" },
+      { ...KEEP, heartbeatStale: true },
+    ],
     ["Ready without slices → nothing to report", { node: aNode("n1", "True"), hasSlices: false }, KEEP],
   ])("%s", (_name, facts, expected) => {
     expect(

@@ -11,7 +11,14 @@ import { indexed } from "./indexed.js";
 const LONG = `worker-${"a".repeat(30)}.zone-b.cluster.example.internal`;
 
 /** A node world: what the caches hold, what a live GET answers, and the calls the reconcile makes. */
-function world(opts: { cached?: V1Node; live: V1Node | undefined | Error; lease?: V1Lease; node?: string }) {
+function world(opts: {
+  cached?: V1Node;
+  live: V1Node | undefined | Error;
+  lease?: V1Lease;
+  node?: string;
+  leadingSince?: string;
+  sliceCreated?: string;
+}) {
   const node = opts.node ?? "n1";
   const calls: string[] = [];
   const recorded: string[] = [];
@@ -28,7 +35,12 @@ function world(opts: { cached?: V1Node; live: V1Node | undefined | Error; lease?
       return opts.live;
     },
   };
-  const slices = indexed([aSlice({ name: "s", node, endpoints: [{ address: "10.244.0.1" }] })]);
+  const built = aSlice({ name: "s", node, endpoints: [{ address: "10.244.0.1" }] });
+  const slice =
+    opts.sliceCreated === undefined
+      ? built
+      : { ...built, metadata: { ...built.metadata, creationTimestamp: new Date(opts.sliceCreated) } };
+  const slices = indexed([slice]);
   const deps: NodeReconcileDeps = {
     getNode: () => opts.cached,
     getLease: (name) => (opts.lease?.metadata?.name === name ? opts.lease : undefined),
@@ -42,6 +54,7 @@ function world(opts: { cached?: V1Node; live: V1Node | undefined | Error; lease?
     metrics: createControllerMetrics(new Registry(), "test"),
     logger: createLogger({ level: "error" }),
     now: () => new Date("2026-12-02T10:10:00Z"),
+    leadingSince: new Date(opts.leadingSince ?? "2026-12-02T09:00:00Z"),
     notReadyGraceMs: 5 * 60_000,
   };
   return { deps, calls, recorded, node };
@@ -102,5 +115,29 @@ describe("reconcileNode", () => {
     });
     await reconcileNode("n1", impostor.deps);
     expect(impostor.deps.staleNodes).toEqual(new Set(["n1"]));
+  });
+
+  it("reports no stale heartbeat before the agent or this leader had a Lease duration to show one", async () => {
+    const newAgent = world({
+      cached: aNode("n1", "True"),
+      live: undefined,
+      sliceCreated: "2026-12-02T10:09:58Z",
+    });
+    expect(await reconcileNode("n1", newAgent.deps)).toEqual({ requeueAfterMs: 39_000 });
+    expect(newAgent.deps.staleNodes).toEqual(new Set());
+    const newLeader = world({
+      cached: aNode("n1", "True"),
+      live: undefined,
+      leadingSince: "2026-12-02T10:09:50Z",
+    });
+    await reconcileNode("n1", newLeader.deps);
+    expect(newLeader.deps.staleNodes).toEqual(new Set());
+    const silent = world({
+      cached: aNode("n1", "True"),
+      live: undefined,
+      sliceCreated: "2026-12-02T10:09:00Z",
+    });
+    await reconcileNode("n1", silent.deps);
+    expect(silent.deps.staleNodes).toEqual(new Set(["n1"]));
   });
 });

@@ -82,6 +82,7 @@ export function computeStatus(input: StatusInput): ControllerStatus {
 
   const { endpoints, ports } = view;
   const portText = ports.map((p) => `${p.name ?? p.port} ${p.readyEndpoints}/${p.totalEndpoints}`).join(", ");
+  const awaiting = view.awaitingFirstProbe > 0 ? `, ${view.awaitingFirstProbe} awaiting a first probe` : "";
   let ready: ConditionInput;
   if (!sync.ready) {
     ready = {
@@ -97,7 +98,12 @@ export function computeStatus(input: StatusInput): ControllerStatus {
       reason: "NoEndpoints",
       message: "no endpoints are published",
     };
-  } else if (endpoints.ready < endpoints.total - endpoints.terminating || endpoints.ready === 0) {
+  } else if (
+    // An endpoint awaiting its first probe is no evidence against the SWH: a new pod, or a new agent's first
+    // round, must not flip Ready to False (and raise a Warning) on a healthy start (issue 21).
+    endpoints.ready < endpoints.total - endpoints.terminating - view.awaitingFirstProbe ||
+    endpoints.ready === 0
+  ) {
     ready = {
       type: CONDITION_TYPES.ready,
       status: "False",
@@ -109,7 +115,7 @@ export function computeStatus(input: StatusInput): ControllerStatus {
       type: CONDITION_TYPES.ready,
       status: "True",
       reason: "EndpointsReady",
-      message: `${endpoints.ready}/${endpoints.total} endpoints ready (ports: ${portText})`,
+      message: `${endpoints.ready}/${endpoints.total} endpoints ready${awaiting} (ports: ${portText})`,
     };
   }
 
