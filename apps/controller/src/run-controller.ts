@@ -35,7 +35,7 @@ import {
   WorkQueue,
   type WorkResult,
 } from "@swh/kube";
-import { agentLeaseNode } from "@swh/slice-writer";
+import { agentLeaseNode, SliceIndex, swhKeyOfView } from "@swh/slice-writer";
 import type { Registry } from "prom-client";
 import { type ControllerApi, createControllerApi } from "./internal/controller-api.js";
 import { type ControllerMetrics, createControllerMetrics } from "./internal/controller-metrics.js";
@@ -46,7 +46,6 @@ import {
   reportReconcileFailure,
   type SwhReconcileDeps,
 } from "./internal/reconcile-swh.js";
-import { SliceIndex, swhKeyOfView } from "./internal/slice-index.js";
 import { APP_VERSION } from "./version.js";
 
 /**

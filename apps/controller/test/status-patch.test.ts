@@ -1,5 +1,5 @@
+import { sameJson } from "@swh/aggregation";
 import { describe, expect, it } from "vitest";
-import { sameJson } from "../src/internal/same-json.js";
 import { mergePatch } from "../src/internal/status-patch.js";
 
 describe("mergePatch", () => {

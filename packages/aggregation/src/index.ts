@@ -14,6 +14,7 @@ export {
   targetSchedule,
 } from "./plan-node-targets.js";
 export { initialDelayRemainingMs, planProbeTargets } from "./plan-probe-targets.js";
+export { planService, type ServicePlan } from "./plan-service.js";
 export { type PodObject, podInfoFromPod } from "./pod-info.js";
 export { canonicalJson, describeProbe, probeTargetId } from "./probe-identity.js";
 export {
@@ -22,6 +23,7 @@ export {
   resolveProbeTargetPort,
   resolveServiceTargetPort,
 } from "./resolve-port.js";
+export { sameJson } from "./same-json.js";
 export { candidatePods, isCandidate, podKey, selectPods } from "./select-pods.js";
 export { type SwhObject, swhInputFromObject, swhKeyOf } from "./swh-input.js";
 export {

@@ -16,6 +16,26 @@ export {
   WRITE_RESULTS,
   type WriteResult,
 } from "./apply-slice-plan.js";
+export {
+  type ControllerStatus,
+  computeInvalidSpecStatus,
+  computeStatus,
+  INVALID_SPEC_REASON,
+  keepReconcileFailed,
+  RECONCILE_FAILED_REASON,
+  type ServiceSyncOutcome,
+  type StatusInput,
+  sameStatus,
+  withReconcileFailed,
+} from "./compute-status.js";
+export {
+  DEFAULT_AGENT_LEASE_SECONDS,
+  LIVE_GET_RETRY_MS,
+  type LiveNode,
+  type NodeDecision,
+  type NodeFacts,
+  planNodeCleanup,
+} from "./plan-node-cleanup.js";
 export { type PlanSlicesInput, planSlices, type SlicePlan } from "./plan-slices.js";
 export {
   type EndpointReason,
@@ -24,6 +44,7 @@ export {
   type SliceView,
   sliceNodeName,
 } from "./read-slice.js";
+export { type IndexedSlice, SliceIndex, swhKeyOfView } from "./slice-index.js";
 export {
   isOwnedSlice,
   MANAGED_LABEL_KEYS,

@@ -5,14 +5,19 @@
  * `swh_node_not_ready_agent_alive`, an Event on the Node). The decision itself is `planNodeCleanup` (pure).
  */
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
+import { toMillis } from "@swh/crd-types";
 import { describeApiError, type Logger, type WorkResult } from "@swh/kube";
-import { agentLeaseName, agentLeaseNode } from "@swh/slice-writer";
+import {
+  agentLeaseName,
+  agentLeaseNode,
+  type IndexedSlice,
+  type LiveNode,
+  planNodeCleanup,
+  swhKeyOfView,
+} from "@swh/slice-writer";
 import { type ControllerApi, termWriteSignal } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
-import { type LiveNode, planNodeCleanup } from "./plan-node-cleanup.js";
 import type { EventRecorderLike } from "./reconcile-swh.js";
-import { type IndexedSlice, swhKeyOfView } from "./slice-index.js";
-import { toMillis } from "./time.js";
 
 /** What a node reconcile reads and writes. */
 export interface NodeReconcileDeps {

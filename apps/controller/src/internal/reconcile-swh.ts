@@ -4,8 +4,10 @@
  * changes. Reads come from informer caches (never mutated), writes go through `ControllerApi`.
  */
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
+import { planService, type ServicePlan } from "@swh/aggregation";
 import {
   CONDITION_TYPES,
+  conditionChanges,
   describeUnprocessableSpec,
   isControlledBy,
   isControllerRefTo,
@@ -25,16 +27,14 @@ import {
   computeInvalidSpecStatus,
   computeStatus,
   INVALID_SPEC_REASON,
+  type IndexedSlice,
   keepReconcileFailed,
   type ServiceSyncOutcome,
   sameStatus,
   withReconcileFailed,
-} from "./compute-status.js";
-import { conditionChanges } from "./conditions.js";
+} from "@swh/slice-writer";
 import { type ControllerApi, termWriteSignal } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
-import { planService, type ServicePlan } from "./plan-service.js";
-import type { IndexedSlice } from "./slice-index.js";
 import { mergePatch } from "./status-patch.js";
 
 /** Where Events go; `@swh/kube`'s EventRecorder fits. */

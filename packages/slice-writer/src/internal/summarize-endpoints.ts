@@ -12,7 +12,7 @@ import type {
   ProbeFailureReason,
   ServicePort,
 } from "@swh/crd-types";
-import type { SliceView } from "@swh/slice-writer";
+import type { SliceView } from "../read-slice.js";
 
 /** The reason an agent publishes for an endpoint no probe result exists for yet. */
 const NOT_PROBED_YET: ProbeFailureReason = "NotProbedYet";

@@ -4,20 +4,21 @@
  * result is equal to the stored status when nothing changed, which is how the controller avoids writes.
  */
 import type { V1Service } from "@kubernetes/client-node";
+import { sameJson } from "@swh/aggregation";
 import {
   CONDITION_TYPES,
   type Condition,
+  type ConditionInput,
+  checkProbePorts,
   type LoadBalancerStatus,
   type ServiceWithHealthchecks,
   type ServiceWithHealthchecksStatus,
+  type Timestamp,
+  withTransitionTimes,
 } from "@swh/crd-types";
-import type { SliceView } from "@swh/slice-writer";
-import { checkProbePorts } from "./check-probe-ports.js";
-import { type ConditionInput, withTransitionTimes } from "./conditions.js";
-import { sameJson } from "./same-json.js";
-import { externalIPSummary, portsSummary } from "./service-summaries.js";
-import { DEFAULT_MAX_LISTED_ENDPOINTS, summarizeEndpoints } from "./summarize-endpoints.js";
-import type { Timestamp } from "./time.js";
+import { externalIPSummary, portsSummary } from "./internal/service-summaries.js";
+import { DEFAULT_MAX_LISTED_ENDPOINTS, summarizeEndpoints } from "./internal/summarize-endpoints.js";
+import type { SliceView } from "./read-slice.js";
 
 /** The status this controller writes: the shared shape plus the printer-column texts. */
 export type ControllerStatus = ServiceWithHealthchecksStatus & {
@@ -256,13 +257,6 @@ export function sameStatus(
   next: Readonly<ControllerStatus>,
 ): boolean {
   return sameJson(stored ?? {}, next);
-}
-
-/** Conditions of a stored status, for change detection. */
-export function conditionsOf(
-  status: Readonly<ServiceWithHealthchecksStatus> | undefined,
-): readonly Condition[] {
-  return status?.conditions ?? [];
 }
 
 function sum(values: readonly number[]): number {

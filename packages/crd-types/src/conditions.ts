@@ -2,8 +2,9 @@
  * Standard condition bookkeeping: a condition's `lastTransitionTime` moves only when its `status` changes, so
  * recomputing status from the same facts yields the same object (and no write).
  */
-import type { Condition } from "@swh/crd-types";
+
 import { formatTime, type Timestamp } from "./time.js";
+import type { Condition } from "./types.js";
 
 /** A condition before bookkeeping: what is true now, without a transition time. */
 export type ConditionInput = Omit<Condition, "lastTransitionTime" | "observedGeneration">;
