@@ -34,7 +34,7 @@ import {
   WritePacer,
 } from "@swh/kube";
 import { ProbeResults, ProbeScheduler, probeBySpec } from "@swh/probes";
-import { agentLeaseName, isOwnedSlice } from "@swh/slice-writer";
+import { agentLeaseName, isOwnedSlice, seedFromSlices, WrittenSlices } from "@swh/slice-writer";
 import type { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
 import { createAgentMetrics, probeModeLabel } from "./internal/agent-metrics.js";
@@ -50,10 +50,8 @@ import { ObjectProblems } from "./internal/object-problems.js";
 import { PublicationLog } from "./internal/publication-log.js";
 import { reconcileSwh } from "./internal/reconcile-swh.js";
 import { runProbe } from "./internal/run-probe.js";
-import { seedFromSlices } from "./internal/seed-probe-states.js";
 import { syncTargets } from "./internal/sync-targets.js";
 import { writeSlices } from "./internal/write-slices.js";
-import { WrittenSlices } from "./internal/written-slices.js";
 import { APP_VERSION } from "./version.js";
 
 /** Options of `runAgent`; the defaults are the production values. */

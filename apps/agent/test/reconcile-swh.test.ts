@@ -2,8 +2,8 @@ import type { V1Service } from "@kubernetes/client-node";
 import { swhInputFromObject } from "@swh/aggregation";
 import { ownerReferenceTo } from "@swh/crd-types";
 import { TerminalError } from "@swh/kube";
+import { seedPrecedingProbes } from "@swh/slice-writer";
 import { describe, expect, it } from "vitest";
-import { seedPrecedingProbes } from "../src/internal/seed-probe-states.js";
 import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./builders.js";
 import { restartSeeds, World } from "./support/world.js";
 

@@ -28,6 +28,7 @@ export {
   sameStatus,
   withReconcileFailed,
 } from "./compute-status.js";
+export { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
 export {
   DEFAULT_AGENT_LEASE_SECONDS,
   LIVE_GET_RETRY_MS,
@@ -44,6 +45,13 @@ export {
   type SliceView,
   sliceNodeName,
 } from "./read-slice.js";
+export {
+  type SeedableTarget,
+  type SeededState,
+  type SeedInput,
+  seedFromSlices,
+  seedPrecedingProbes,
+} from "./seed-probe-states.js";
 export { type IndexedSlice, SliceIndex, swhKeyOfView } from "./slice-index.js";
 export {
   isOwnedSlice,
@@ -55,3 +63,4 @@ export {
   sliceLabels,
 } from "./slice-labels.js";
 export { MAX_SLICE_NAME_LENGTH, type SliceKey, sliceName } from "./slice-name.js";
+export { WrittenSlices } from "./written-slices.js";

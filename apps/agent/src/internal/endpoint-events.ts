@@ -5,8 +5,8 @@
 import type { SwhInput } from "@swh/aggregation";
 import { API_VERSION, KIND } from "@swh/crd-types";
 import type { EventRecorder, Logger } from "@swh/kube";
+import type { EndpointTransition } from "@swh/slice-writer";
 import type { AgentMetrics } from "./agent-metrics.js";
-import type { EndpointTransition } from "./endpoint-transitions.js";
 
 /** Event reasons the agent emits. */
 export const ENDPOINT_EVENT_REASONS = { ready: "EndpointReady", notReady: "EndpointNotReady" } as const;

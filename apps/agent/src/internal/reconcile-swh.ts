@@ -16,8 +16,7 @@ import {
 } from "@swh/aggregation";
 import { endpointPublication, type Publication } from "@swh/crd-types";
 import { TerminalError } from "@swh/kube";
-import type { ServiceLabels } from "@swh/slice-writer";
-import { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
+import { type EndpointTransition, findEndpointTransitions, type ServiceLabels } from "@swh/slice-writer";
 import type { SwhObject } from "./informers.js";
 
 /** What the slice writer is asked to make true for one SWH on this node. */

@@ -9,11 +9,9 @@ import {
   swhInputFromObject,
 } from "@swh/aggregation";
 import { ownerReferenceTo, type Publication } from "@swh/crd-types";
-import { planSlices, readSlice } from "@swh/slice-writer";
-import type { EndpointTransition } from "../../src/internal/endpoint-transitions.js";
+import { type EndpointTransition, planSlices, readSlice, seedFromSlices } from "@swh/slice-writer";
 import type { SwhObject } from "../../src/internal/informers.js";
 import { type EndpointCounts, reconcileSwh, type WriteRequest } from "../../src/internal/reconcile-swh.js";
-import { seedFromSlices } from "../../src/internal/seed-probe-states.js";
 import { NODE } from "../builders.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { findEndpointTransitions, type TransitionGroup } from "../src/internal/endpoint-transitions.js";
+import { findEndpointTransitions, type TransitionGroup } from "../src/endpoint-transitions.js";
 
 function aSlice(
   portName: string,
