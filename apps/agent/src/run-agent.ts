@@ -34,7 +34,13 @@ import {
   WritePacer,
 } from "@swh/kube";
 import { ProbeResults, ProbeScheduler, probeBySpec } from "@swh/probes";
-import { agentLeaseName, isOwnedSlice, seedFromSlices, WrittenSlices } from "@swh/slice-writer";
+import {
+  agentLeaseName,
+  isOwnedSlice,
+  reconcileSwhSlices,
+  seedFromSlices,
+  WrittenSlices,
+} from "@swh/slice-writer";
 import type { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
 import { createAgentMetrics, probeModeLabel } from "./internal/agent-metrics.js";
@@ -48,7 +54,6 @@ import {
 } from "./internal/informers.js";
 import { ObjectProblems } from "./internal/object-problems.js";
 import { PublicationLog } from "./internal/publication-log.js";
-import { reconcileSwh } from "./internal/reconcile-swh.js";
 import { runProbe } from "./internal/run-probe.js";
 import { syncTargets } from "./internal/sync-targets.js";
 import { writeSlices } from "./internal/write-slices.js";
@@ -327,7 +332,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       syncPlan(planTargets());
       return;
     }
-    await reconcileSwh(key, {
+    await reconcileSwhSlices(key, {
       nodeName,
       swh: (namespace, name) => informers.swhs.get(name, namespace),
       ownSlices,

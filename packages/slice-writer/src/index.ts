@@ -46,6 +46,14 @@ export {
   sliceNodeName,
 } from "./read-slice.js";
 export {
+  countEndpoints,
+  type EndpointCounts,
+  reconcileSwhSlices,
+  type SwhSlicesDeps,
+  type SwhSlicesObject,
+  type WriteRequest,
+} from "./reconcile-swh-slices.js";
+export {
   type SeedableTarget,
   type SeededState,
   type SeedInput,

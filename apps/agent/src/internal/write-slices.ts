@@ -11,9 +11,9 @@ import {
   planSlices,
   type SliceApi,
   type SlicePlan,
+  type WriteRequest,
 } from "@swh/slice-writer";
 import type { AgentMetrics } from "./agent-metrics.js";
-import type { WriteRequest } from "./reconcile-swh.js";
 
 export interface WriteSlicesDeps {
   api: SliceApi;

@@ -2,9 +2,9 @@ import type { V1Service } from "@kubernetes/client-node";
 import { swhInputFromObject } from "@swh/aggregation";
 import { ownerReferenceTo } from "@swh/crd-types";
 import { TerminalError } from "@swh/kube";
-import { seedPrecedingProbes } from "@swh/slice-writer";
 import { describe, expect, it } from "vitest";
-import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./builders.js";
+import { seedPrecedingProbes } from "../src/index.js";
+import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./agent-builders.js";
 import { restartSeeds, World } from "./support/world.js";
 
 const twoPorts = {
