@@ -56,7 +56,7 @@ import { ObjectProblems } from "./internal/object-problems.js";
 import { PublicationLog } from "./internal/publication-log.js";
 import { runProbe } from "./internal/run-probe.js";
 import { syncTargets } from "./internal/sync-targets.js";
-import { writeSlices } from "./internal/write-slices.js";
+import { writeCountedSlices } from "./internal/write-slices.js";
 import { APP_VERSION } from "./version.js";
 
 /** Options of `runAgent`; the defaults are the production values. */
@@ -351,7 +351,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
         };
       },
       write: async (request) => {
-        const result = await writeSlices(request, { api: sliceApi, nodeName, metrics, logger });
+        const result = await writeCountedSlices(request, { api: sliceApi, nodeName, metrics, logger });
         if (!result) return;
         written.recordWrites(request.swh.namespace, result.written, result.deleted);
         pacer.recordWrite(swhKeyOf(request.swh), Date.now());

@@ -71,4 +71,5 @@ export {
   sliceLabels,
 } from "./slice-labels.js";
 export { MAX_SLICE_NAME_LENGTH, type SliceKey, sliceName } from "./slice-name.js";
+export { SliceWriteError, type WriteSlicesOptions, writeSlices } from "./write-slices.js";
 export { WrittenSlices } from "./written-slices.js";
