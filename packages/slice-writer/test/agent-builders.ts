@@ -1,7 +1,11 @@
 /** Small builders for the agent's unit tests: every value a test does not name is a plain, valid default. */
 import type { PodInfo } from "@swh/aggregation";
-import type { DefaultedProbeSpec, DefaultedServicePort, ServiceWithHealthchecksSpec } from "@swh/crd-types";
+import type { DefaultedProbeSpec, ServiceWithHealthchecksSpec } from "@swh/crd-types";
+import { aPort } from "../../aggregation/test/builders.js";
 import type { SwhSlicesObject } from "../src/index.js";
+
+// Ports and probes are built as in the aggregation's tests; pods and SWH objects are the agent's own.
+export { anHttpProbe, aPort, aTcpProbe } from "../../aggregation/test/builders.js";
 
 export const NODE = "node-a";
 
@@ -23,34 +27,6 @@ export function aPod(overrides: Partial<PodInfo> = {}): PodInfo {
     ],
     eligibleSince: "2026-01-01T00:00:00.000Z",
     ...overrides,
-  };
-}
-
-export function aPort(overrides: Partial<DefaultedServicePort> = {}): DefaultedServicePort {
-  return { name: "http", protocol: "TCP", port: 80, targetPort: 8080, ...overrides };
-}
-
-export function aTcpProbe(
-  targetPort: number | string,
-  overrides: Partial<DefaultedProbeSpec> = {},
-): DefaultedProbeSpec {
-  return {
-    mode: "TCP",
-    timeoutSeconds: 1,
-    successThreshold: 1,
-    failureThreshold: 3,
-    tcp: { targetPort },
-    ...overrides,
-  };
-}
-
-export function anHttpProbe(targetPort: number | string, path = "/healthz"): DefaultedProbeSpec {
-  return {
-    mode: "HTTP",
-    timeoutSeconds: 1,
-    successThreshold: 1,
-    failureThreshold: 3,
-    http: { targetPort, path, scheme: "HTTP", method: "GET", insecureSkipTLSVerify: false },
   };
 }
 
