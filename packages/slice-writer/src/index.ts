@@ -71,5 +71,6 @@ export {
   sliceLabels,
 } from "./slice-labels.js";
 export { MAX_SLICE_NAME_LENGTH, type SliceKey, sliceName } from "./slice-name.js";
+export { type StatusEvent, statusEvents } from "./status-events.js";
 export { SliceWriteError, type WriteSlicesOptions, writeSlices } from "./write-slices.js";
 export { WrittenSlices } from "./written-slices.js";

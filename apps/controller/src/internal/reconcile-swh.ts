@@ -4,10 +4,8 @@
  * changes. Reads come from informer caches (never mutated), writes go through `ControllerApi`.
  */
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
-import { planService, type ServicePlan } from "@swh/aggregation";
+import { mergePatch, planService, type ServicePlan } from "@swh/aggregation";
 import {
-  CONDITION_TYPES,
-  conditionChanges,
   describeUnprocessableSpec,
   isControlledBy,
   isControllerRefTo,
@@ -26,16 +24,15 @@ import {
   type ControllerStatus,
   computeInvalidSpecStatus,
   computeStatus,
-  INVALID_SPEC_REASON,
   type IndexedSlice,
   keepReconcileFailed,
   type ServiceSyncOutcome,
   sameStatus,
+  statusEvents,
   withReconcileFailed,
 } from "@swh/slice-writer";
 import { type ControllerApi, termWriteSignal } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
-import { mergePatch } from "./status-patch.js";
 
 /** Where Events go; `@swh/kube`'s EventRecorder fits. */
 export interface EventRecorderLike {
@@ -287,20 +284,8 @@ async function publishStatus(
     return { requeueAfterMs: CONFLICT_REQUEUE_MS };
   }
   deps.writtenStatus.set(key, { uid: swh.metadata.uid, resourceVersion, at: nowMs, status });
-  const changes = conditionChanges(previous?.conditions, status.conditions ?? []);
-  const invalid = status.conditions?.find(
-    (c) => c.type === CONDITION_TYPES.ready && c.reason === INVALID_SPEC_REASON,
-  );
-  if (invalid !== undefined && !changes.some((c) => c.type === CONDITION_TYPES.ready)) {
-    deps.events.record(ref, "Warning", INVALID_SPEC_REASON, invalid.message);
-  }
-  const failed = status.conditions?.find((c) => c.type === CONDITION_TYPES.reconciled);
-  if (failed !== undefined) deps.events.record(ref, "Warning", failed.reason, failed.message);
-  for (const change of changes) {
-    if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough
-    const type = change.to === "True" ? "Normal" : "Warning";
-    deps.events.record(ref, type, change.reason, `${change.type} is ${change.to}: ${change.message}`);
-  }
+  for (const event of statusEvents(previous?.conditions, status))
+    deps.events.record(ref, event.type, event.reason, event.message);
 }
 
 /** A slice counts for `swh` when it is controlled by it (or carries no controller, e.g. written by hand). */

@@ -1,6 +1,5 @@
-import { sameJson } from "@swh/aggregation";
 import { describe, expect, it } from "vitest";
-import { mergePatch } from "../src/internal/status-patch.js";
+import { mergePatch, sameJson } from "../src/index.js";
 
 describe("mergePatch", () => {
   it("nulls keys that disappeared and replaces arrays whole", () => {
