@@ -117,27 +117,26 @@ describe("reconcileNode", () => {
     expect(impostor.deps.staleNodes).toEqual(new Set(["n1"]));
   });
 
-  it("reports no stale heartbeat before the agent or this leader had a Lease duration to show one", async () => {
-    const newAgent = world({
-      cached: aNode("n1", "True"),
-      live: undefined,
-      sliceCreated: "2026-12-02T10:09:58Z",
-    });
-    expect(await reconcileNode("n1", newAgent.deps)).toEqual({ requeueAfterMs: 39_000 });
-    expect(newAgent.deps.staleNodes).toEqual(new Set());
-    const newLeader = world({
-      cached: aNode("n1", "True"),
-      live: undefined,
-      leadingSince: "2026-12-02T10:09:50Z",
-    });
-    await reconcileNode("n1", newLeader.deps);
-    expect(newLeader.deps.staleNodes).toEqual(new Set());
-    const silent = world({
-      cached: aNode("n1", "True"),
-      live: undefined,
-      sliceCreated: "2026-12-02T10:09:00Z",
-    });
-    await reconcileNode("n1", silent.deps);
-    expect(silent.deps.staleNodes).toEqual(new Set(["n1"]));
-  });
+  it.each([
+    [
+      "a new agent's first slice 2 s ago",
+      { sliceCreated: "2026-12-02T10:09:58Z" },
+      [],
+      { requeueAfterMs: 39_000 },
+    ],
+    ["a leader for 10 s", { leadingSince: "2026-12-02T10:09:50Z" }, [], { requeueAfterMs: 31_000 }],
+    [
+      "an agent silent since its slice a minute ago",
+      { sliceCreated: "2026-12-02T10:09:00Z" },
+      ["n1"],
+      undefined,
+    ],
+  ])(
+    "reports a node without a heartbeat Lease as stale only after a Lease duration: %s",
+    async (_name, since, stale, result) => {
+      const w = world({ cached: aNode("n1", "True"), live: undefined, ...since });
+      expect(await reconcileNode("n1", w.deps)).toEqual(result);
+      expect(w.deps.staleNodes).toEqual(new Set(stale));
+    },
+  );
 });
