@@ -34,7 +34,13 @@ import {
   WritePacer,
 } from "@swh/kube";
 import { ProbeResults, ProbeScheduler, probeBySpec } from "@swh/probes";
-import { agentLeaseName, isOwnedSlice } from "@swh/slice-writer";
+import {
+  agentLeaseName,
+  isOwnedSlice,
+  reconcileSwhSlices,
+  seedFromSlices,
+  WrittenSlices,
+} from "@swh/slice-writer";
 import type { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
 import { createAgentMetrics, probeModeLabel } from "./internal/agent-metrics.js";
@@ -48,12 +54,9 @@ import {
 } from "./internal/informers.js";
 import { ObjectProblems } from "./internal/object-problems.js";
 import { PublicationLog } from "./internal/publication-log.js";
-import { reconcileSwh } from "./internal/reconcile-swh.js";
 import { runProbe } from "./internal/run-probe.js";
-import { seedFromSlices } from "./internal/seed-probe-states.js";
 import { syncTargets } from "./internal/sync-targets.js";
-import { writeSlices } from "./internal/write-slices.js";
-import { WrittenSlices } from "./internal/written-slices.js";
+import { writeCountedSlices } from "./internal/write-slices.js";
 import { APP_VERSION } from "./version.js";
 
 /** Options of `runAgent`; the defaults are the production values. */
@@ -329,7 +332,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       syncPlan(planTargets());
       return;
     }
-    await reconcileSwh(key, {
+    await reconcileSwhSlices(key, {
       nodeName,
       swh: (namespace, name) => informers.swhs.get(name, namespace),
       ownSlices,
@@ -348,7 +351,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
         };
       },
       write: async (request) => {
-        const result = await writeSlices(request, { api: sliceApi, nodeName, metrics, logger });
+        const result = await writeCountedSlices(request, { api: sliceApi, nodeName, metrics, logger });
         if (!result) return;
         written.recordWrites(request.swh.namespace, result.written, result.deleted);
         pacer.recordWrite(swhKeyOf(request.swh), Date.now());

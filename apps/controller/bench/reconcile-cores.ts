@@ -4,10 +4,9 @@
  * and planning the child Service. Prints the median of several runs.
  * Run: `pnpm --filter @swh/controller bench` (bundles this file with esbuild, then runs it).
  */
+import { planService } from "@swh/aggregation";
 import { API_VERSION, KIND, type ServiceWithHealthchecks } from "@swh/crd-types";
-import type { SliceView } from "@swh/slice-writer";
-import { computeStatus, sameStatus } from "../src/internal/compute-status.js";
-import { planService } from "../src/internal/plan-service.js";
+import { computeStatus, type SliceView, sameStatus } from "@swh/slice-writer";
 
 const RUNS = 15;
 

@@ -4,8 +4,6 @@
  */
 
 export { type ControllerConfig, parseConfig } from "./config.js";
-export { type ControllerStatus, computeStatus } from "./internal/compute-status.js";
-export { planService, type ServicePlan } from "./internal/plan-service.js";
 export {
   type ControllerOptions,
   type LeaderElector,

@@ -35,7 +35,7 @@ import {
   WorkQueue,
   type WorkResult,
 } from "@swh/kube";
-import { agentLeaseNode } from "@swh/slice-writer";
+import { agentLeaseNode, SliceIndex, swhKeyOfView } from "@swh/slice-writer";
 import type { Registry } from "prom-client";
 import { type ControllerApi, createControllerApi } from "./internal/controller-api.js";
 import { type ControllerMetrics, createControllerMetrics } from "./internal/controller-metrics.js";
@@ -46,7 +46,6 @@ import {
   reportReconcileFailure,
   type SwhReconcileDeps,
 } from "./internal/reconcile-swh.js";
-import { SliceIndex, swhKeyOfView } from "./internal/slice-index.js";
 import { APP_VERSION } from "./version.js";
 
 /**
@@ -213,6 +212,7 @@ export function runController(opts: ControllerOptions): RunningController {
 
     const lead = async (signal: AbortSignal) => {
       leading = true;
+      const leadingSince = now();
       opts.kubeMetrics.leader.set(1);
       // A new leader starts from the whole world: every SWH and every node with slices or a Node object.
       for (const swh of swhs.list()) swhQueue.add(keyOf(swh));
@@ -273,6 +273,7 @@ export function runController(opts: ControllerOptions): RunningController {
               metrics,
               logger: ctx.logger,
               now,
+              leadingSince,
               notReadyGraceMs: opts.nodeNotReadyGraceMs,
               signal: ctx.signal,
             }),

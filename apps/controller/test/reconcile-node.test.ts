@@ -11,7 +11,14 @@ import { indexed } from "./indexed.js";
 const LONG = `worker-${"a".repeat(30)}.zone-b.cluster.example.internal`;
 
 /** A node world: what the caches hold, what a live GET answers, and the calls the reconcile makes. */
-function world(opts: { cached?: V1Node; live: V1Node | undefined | Error; lease?: V1Lease; node?: string }) {
+function world(opts: {
+  cached?: V1Node;
+  live: V1Node | undefined | Error;
+  lease?: V1Lease;
+  node?: string;
+  leadingSince?: string;
+  sliceCreated?: string;
+}) {
   const node = opts.node ?? "n1";
   const calls: string[] = [];
   const recorded: string[] = [];
@@ -28,7 +35,12 @@ function world(opts: { cached?: V1Node; live: V1Node | undefined | Error; lease?
       return opts.live;
     },
   };
-  const slices = indexed([aSlice({ name: "s", node, endpoints: [{ address: "10.244.0.1" }] })]);
+  const built = aSlice({ name: "s", node, endpoints: [{ address: "10.244.0.1" }] });
+  const slice =
+    opts.sliceCreated === undefined
+      ? built
+      : { ...built, metadata: { ...built.metadata, creationTimestamp: new Date(opts.sliceCreated) } };
+  const slices = indexed([slice]);
   const deps: NodeReconcileDeps = {
     getNode: () => opts.cached,
     getLease: (name) => (opts.lease?.metadata?.name === name ? opts.lease : undefined),
@@ -42,6 +54,7 @@ function world(opts: { cached?: V1Node; live: V1Node | undefined | Error; lease?
     metrics: createControllerMetrics(new Registry(), "test"),
     logger: createLogger({ level: "error" }),
     now: () => new Date("2026-12-02T10:10:00Z"),
+    leadingSince: new Date(opts.leadingSince ?? "2026-12-02T09:00:00Z"),
     notReadyGraceMs: 5 * 60_000,
   };
   return { deps, calls, recorded, node };
@@ -103,4 +116,27 @@ describe("reconcileNode", () => {
     await reconcileNode("n1", impostor.deps);
     expect(impostor.deps.staleNodes).toEqual(new Set(["n1"]));
   });
+
+  it.each([
+    [
+      "a new agent's first slice 2 s ago",
+      { sliceCreated: "2026-12-02T10:09:58Z" },
+      [],
+      { requeueAfterMs: 39_000 },
+    ],
+    ["a leader for 10 s", { leadingSince: "2026-12-02T10:09:50Z" }, [], { requeueAfterMs: 31_000 }],
+    [
+      "an agent silent since its slice a minute ago",
+      { sliceCreated: "2026-12-02T10:09:00Z" },
+      ["n1"],
+      undefined,
+    ],
+  ])(
+    "reports a node without a heartbeat Lease as stale only after a Lease duration: %s",
+    async (_name, since, stale, result) => {
+      const w = world({ cached: aNode("n1", "True"), live: undefined, ...since });
+      expect(await reconcileNode("n1", w.deps)).toEqual(result);
+      expect(w.deps.staleNodes).toEqual(new Set(stale));
+    },
+  );
 });

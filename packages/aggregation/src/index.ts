@@ -4,6 +4,7 @@
  * the agent must run. No I/O, no clock: time enters as a parameter.
  */
 export { type AggregateOptions, aggregateEndpoints } from "./aggregate-endpoints.js";
+export { mergePatch } from "./merge-patch.js";
 export {
   diffTargets,
   planNodeTargets,
@@ -14,6 +15,7 @@ export {
   targetSchedule,
 } from "./plan-node-targets.js";
 export { initialDelayRemainingMs, planProbeTargets } from "./plan-probe-targets.js";
+export { planService, type ServicePlan } from "./plan-service.js";
 export { type PodObject, podInfoFromPod } from "./pod-info.js";
 export { canonicalJson, describeProbe, probeTargetId } from "./probe-identity.js";
 export {
@@ -22,6 +24,7 @@ export {
   resolveProbeTargetPort,
   resolveServiceTargetPort,
 } from "./resolve-port.js";
+export { sameJson } from "./same-json.js";
 export { candidatePods, isCandidate, podKey, selectPods } from "./select-pods.js";
 export { type SwhObject, swhInputFromObject, swhKeyOf } from "./swh-input.js";
 export {

@@ -1,5 +1,7 @@
 export * from "./apply-defaults.js";
 export * from "./builders.js";
+export * from "./check-probe-ports.js";
+export * from "./conditions.js";
 export * from "./constants.js";
 export * from "./crd-manifest.js";
 export * from "./ownership.js";
@@ -7,5 +9,6 @@ export * from "./postgres-credentials.js";
 export * from "./probe-timeout.js";
 export * from "./reasons.js";
 export * from "./schema.js";
+export * from "./time.js";
 export * from "./types.js";
 export * from "./validate.js";

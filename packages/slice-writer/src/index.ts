@@ -16,6 +16,25 @@ export {
   WRITE_RESULTS,
   type WriteResult,
 } from "./apply-slice-plan.js";
+export {
+  type ControllerStatus,
+  computeInvalidSpecStatus,
+  computeStatus,
+  keepReconcileFailed,
+  type ServiceSyncOutcome,
+  type StatusInput,
+  sameStatus,
+  withReconcileFailed,
+} from "./compute-status.js";
+export { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
+export {
+  DEFAULT_AGENT_LEASE_SECONDS,
+  LIVE_GET_RETRY_MS,
+  type LiveNode,
+  type NodeDecision,
+  type NodeFacts,
+  planNodeCleanup,
+} from "./plan-node-cleanup.js";
 export { type PlanSlicesInput, planSlices, type SlicePlan } from "./plan-slices.js";
 export {
   type EndpointReason,
@@ -24,6 +43,22 @@ export {
   type SliceView,
   sliceNodeName,
 } from "./read-slice.js";
+export {
+  countEndpoints,
+  type EndpointCounts,
+  reconcileSwhSlices,
+  type SwhSlicesDeps,
+  type SwhSlicesObject,
+  type WriteRequest,
+} from "./reconcile-swh-slices.js";
+export {
+  type SeedableTarget,
+  type SeededState,
+  type SeedInput,
+  seedFromSlices,
+  seedPrecedingProbes,
+} from "./seed-probe-states.js";
+export { type IndexedSlice, SliceIndex, swhKeyOfView } from "./slice-index.js";
 export {
   isOwnedSlice,
   MANAGED_LABEL_KEYS,
@@ -34,3 +69,6 @@ export {
   sliceLabels,
 } from "./slice-labels.js";
 export { MAX_SLICE_NAME_LENGTH, type SliceKey, sliceName } from "./slice-name.js";
+export { type StatusEvent, statusEvents } from "./status-events.js";
+export { SliceWriteError, type WriteSlicesOptions, writeSlices } from "./write-slices.js";
+export { WrittenSlices } from "./written-slices.js";

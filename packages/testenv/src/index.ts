@@ -1,3 +1,4 @@
+export { type AppBundle, type AppBundleCheck, appBundleChecks } from "./app-bundle-checks.js";
 export { APPLY_FIELD_MANAGER, parseManifests } from "./apply.js";
 export { type AuditEvent, type AuditLogOptions, readAuditLog } from "./audit-log.js";
 export { enableCredentialsNamespaces, renderChart } from "./chart.js";

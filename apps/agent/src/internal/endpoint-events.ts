@@ -5,8 +5,8 @@
 import type { SwhInput } from "@swh/aggregation";
 import { API_VERSION, EVENT_REASONS, KIND } from "@swh/crd-types";
 import type { EventRecorder, Logger } from "@swh/kube";
+import type { EndpointTransition } from "@swh/slice-writer";
 import type { AgentMetrics } from "./agent-metrics.js";
-import type { EndpointTransition } from "./endpoint-transitions.js";
 
 /** Records Events and metrics for `transitions` of `swh` (its endpoints on this node). */
 export function recordEndpointTransitions(

@@ -1,20 +1,18 @@
 /**
- * Writes one SWH's slices of this node: plan (the slice writer, which also writes the node and reasons
- * annotations), then apply, re-planning against freshly listed slices on a stale view. Counts every write in `swh_slice_writes_total`; a failed apply
- * throws so the work queue retries the SWH with backoff.
+ * The agent's slice write: `writeSlices` of @swh/slice-writer, with every write counted in
+ * `swh_slice_writes_total` (a failed apply too, before its error goes to the work queue) and a debug line.
  */
-import type { V1EndpointSlice } from "@kubernetes/client-node";
 import type { Logger } from "@swh/kube";
 import {
   type ApplyResult,
-  applySlicePlan,
-  planSlices,
   type SliceApi,
-  type SlicePlan,
+  SliceWriteError,
+  type WriteRequest,
+  writeSlices,
 } from "@swh/slice-writer";
 import type { AgentMetrics } from "./agent-metrics.js";
-import type { WriteRequest } from "./reconcile-swh.js";
 
+/** What `writeCountedSlices` writes with and reports to. */
 export interface WriteSlicesDeps {
   api: SliceApi;
   nodeName: string;
@@ -23,52 +21,36 @@ export interface WriteSlicesDeps {
   maxEndpointsPerSlice?: number;
 }
 
-/** Error thrown when the API server did not take a plan; the work queue retries. */
-export class SliceWriteError extends Error {
-  override readonly name = "SliceWriteError";
-}
-
-/** Plans and applies `request`; returns the apply result, or undefined when nothing had to be written. */
-export async function writeSlices(
+/** Writes `request`, counting every write; returns the apply result, or undefined when nothing was written. */
+export async function writeCountedSlices(
   request: WriteRequest,
   deps: WriteSlicesDeps,
 ): Promise<ApplyResult | undefined> {
-  const { swh, groups } = request;
-  const plan = (existing: readonly V1EndpointSlice[]): SlicePlan =>
-    planSlices({
-      swh: { name: swh.name, namespace: swh.namespace, uid: swh.uid },
-      nodeName: deps.nodeName,
-      groups,
-      existing,
-      serviceLabels: request.serviceLabels,
-      ...(deps.maxEndpointsPerSlice === undefined ? {} : { maxEndpointsPerSlice: deps.maxEndpointsPerSlice }),
-    });
-  const first = plan(request.existing);
-  if (first.create.length + first.update.length + first.delete.length === 0) return undefined;
-  const result = await applySlicePlan(deps.api, first, {
-    namespace: swh.namespace,
-    nodeName: deps.nodeName,
-    swhName: swh.name,
-    replan: plan,
-  });
-  for (const [action, byResult] of Object.entries(result.writes)) {
-    for (const [outcome, count] of Object.entries(byResult)) {
-      if (count === 0) continue;
-      const label =
-        outcome === "ok" ? "success" : outcome === "notOwned" || outcome === "error" ? "error" : "conflict";
-      deps.metrics.sliceWrites.inc({ action, result: label }, count);
-    }
+  let result: ApplyResult | undefined;
+  try {
+    result = await writeSlices(request, deps);
+  } catch (err) {
+    if (err instanceof SliceWriteError) countWrites(err.result, deps.metrics);
+    throw err;
   }
-  if (!result.ok) {
-    throw new SliceWriteError(
-      `writing slices of ${swh.namespace}/${swh.name} failed: ${result.error?.action ?? "?"} ${result.error?.name ?? ""}: ${result.error?.message ?? "unknown error"}`,
-    );
-  }
+  if (result === undefined) return undefined;
+  countWrites(result, deps.metrics);
   deps.logger.debug("slices written", {
-    swh: `${swh.namespace}/${swh.name}`,
+    swh: `${request.swh.namespace}/${request.swh.name}`,
     attempts: result.attempts,
     written: result.written.map((s) => s.metadata?.name),
     deleted: result.deleted,
   });
   return result;
+}
+
+function countWrites(result: ApplyResult, metrics: AgentMetrics): void {
+  for (const [action, byResult] of Object.entries(result.writes)) {
+    for (const [outcome, count] of Object.entries(byResult)) {
+      if (count === 0) continue;
+      const label =
+        outcome === "ok" ? "success" : outcome === "notOwned" || outcome === "error" ? "error" : "conflict";
+      metrics.sliceWrites.inc({ action, result: label }, count);
+    }
+  }
 }

@@ -5,14 +5,19 @@
  * `swh_node_not_ready_agent_alive`, an Event on the Node). The decision itself is `planNodeCleanup` (pure).
  */
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
-import { EVENT_REASONS } from "@swh/crd-types";
+import { EVENT_REASONS, toMillis } from "@swh/crd-types";
 import { describeApiError, type Logger, type WorkResult } from "@swh/kube";
-import { agentLeaseName, agentLeaseNode } from "@swh/slice-writer";
+import {
+  agentLeaseName,
+  agentLeaseNode,
+  type IndexedSlice,
+  type LiveNode,
+  planNodeCleanup,
+  swhKeyOfView,
+} from "@swh/slice-writer";
 import { type ControllerApi, termWriteSignal } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
-import { type LiveNode, planNodeCleanup } from "./plan-node-cleanup.js";
 import type { EventRecorderLike } from "./reconcile-swh.js";
-import { type IndexedSlice, swhKeyOfView } from "./slice-index.js";
 
 /** What a node reconcile reads and writes. */
 export interface NodeReconcileDeps {
@@ -31,6 +36,8 @@ export interface NodeReconcileDeps {
   metrics: ControllerMetrics;
   logger: Logger;
   now(): Date;
+  /** When this replica started leading: before then it had no evidence about any heartbeat. */
+  leadingSince: Date;
   notReadyGraceMs: number;
   /**
    * Aborted the moment this replica stops leading or the run exceeds its deadline (the queue's, ADR 0022); every
@@ -49,6 +56,7 @@ export async function reconcileNode(name: string, deps: NodeReconcileDeps): Prom
     // A Lease whose holder is another node (a hash collision, a hand edit) is not this node's heartbeat.
     lease: cached !== undefined && agentLeaseNode(cached) === name ? cached : undefined,
     hasSlices: slices.length > 0,
+    heartbeatDueSince: heartbeatDueSince(deps.leadingSince, slices),
     now: deps.now(),
     notReadyGraceMs: deps.notReadyGraceMs,
   };
@@ -118,6 +126,18 @@ export async function reconcileNode(name: string, deps: NodeReconcileDeps): Prom
   return decision.recheckAfterMs === undefined
     ? undefined
     : { requeueAfterMs: decision.recheckAfterMs + 1_000 };
+}
+
+/**
+ * The later of `leadingSince` and the creation of the node's oldest slice: its agent's first write, which it makes
+ * at about the time of its first heartbeat.
+ */
+function heartbeatDueSince(leadingSince: Date, slices: readonly IndexedSlice[]): Date {
+  const created = slices
+    .map(({ slice }) => toMillis(slice.metadata?.creationTimestamp))
+    .filter((ms): ms is number => ms !== undefined);
+  const firstSlice = created.length === 0 ? undefined : Math.min(...created);
+  return new Date(Math.max(leadingSince.getTime(), firstSlice ?? 0));
 }
 
 /** GETs the Node from the API server; a 404 is the only `NotFound`, any other failure is `Failed`. */

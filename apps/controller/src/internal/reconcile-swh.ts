@@ -4,9 +4,9 @@
  * changes. Reads come from informer caches (never mutated), writes go through `ControllerApi`.
  */
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
+import { mergePatch, planService, type ServicePlan } from "@swh/aggregation";
 import {
   CONDITION_REASONS,
-  CONDITION_TYPES,
   type ConditionReason,
   describeUnprocessableSpec,
   EVENT_REASONS,
@@ -28,17 +28,15 @@ import {
   type ControllerStatus,
   computeInvalidSpecStatus,
   computeStatus,
+  type IndexedSlice,
   keepReconcileFailed,
   type ServiceSyncOutcome,
   sameStatus,
+  statusEvents,
   withReconcileFailed,
-} from "./compute-status.js";
-import { conditionChanges } from "./conditions.js";
+} from "@swh/slice-writer";
 import { type ControllerApi, termWriteSignal } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
-import { planService, type ServicePlan } from "./plan-service.js";
-import type { IndexedSlice } from "./slice-index.js";
-import { mergePatch } from "./status-patch.js";
 
 /** Where Events go; `@swh/kube`'s EventRecorder fits. */
 export interface EventRecorderLike {
@@ -294,26 +292,8 @@ async function publishStatus(
     return { requeueAfterMs: CONFLICT_REQUEUE_MS };
   }
   deps.writtenStatus.set(key, { uid: swh.metadata.uid, resourceVersion, at: nowMs, status });
-  const changes = conditionChanges(previous?.conditions, status.conditions ?? []);
-  const invalid = status.conditions?.find(
-    (c) => c.type === CONDITION_TYPES.ready && c.reason === CONDITION_REASONS.ready.invalidSpec,
-  );
-  if (invalid !== undefined && !changes.some((c) => c.type === CONDITION_TYPES.ready)) {
-    deps.events.record(ref, "Warning", EVENT_REASONS.invalidSpec, invalid.message);
-  }
-  const failed = status.conditions?.find((c) => c.type === CONDITION_TYPES.reconciled);
-  if (failed !== undefined) deps.events.record(ref, "Warning", EVENT_REASONS.reconcileFailed, failed.message);
-  for (const change of changes) {
-    if (change.type === CONDITION_TYPES.childServiceReady) continue; // alias of ServiceReady: one Event is enough
-    const type = change.to === "True" ? "Normal" : "Warning";
-    // The conditions were just computed from CONDITION_REASONS (stored ones are ours too).
-    deps.events.record(
-      ref,
-      type,
-      change.reason as ConditionReason,
-      `${change.type} is ${change.to}: ${change.message}`,
-    );
-  }
+  for (const event of statusEvents(previous?.conditions, status))
+    deps.events.record(ref, event.type, event.reason, event.message);
 }
 
 /** A slice counts for `swh` when it is controlled by it (or carries no controller, e.g. written by hand). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LIVE_GET_RETRY_MS, type NodeFacts, planNodeCleanup } from "../src/internal/plan-node-cleanup.js";
-import { aLease, aNode } from "./builders.js";
+import { LIVE_GET_RETRY_MS, type NodeFacts, planNodeCleanup } from "../src/index.js";
+import { aLease, aNode } from "./status-builders.js";
 
 const NOW = "2026-12-02T10:10:00Z";
 const GRACE = 5 * 60_000;
@@ -74,6 +74,21 @@ describe("planNodeCleanup", () => {
     [
       "Ready, slices but no heartbeat Lease → reported",
       { node: aNode("n1", "True") },
+      { ...KEEP, heartbeatStale: true },
+    ],
+    [
+      "Ready, slices but no heartbeat Lease yet, due 10 s ago → no report; recheck when a Lease duration passed",
+      { node: aNode("n1", "True"), heartbeatDueSince: "2026-12-02T10:09:50Z" },
+      { ...KEEP, recheckAfterMs: 30_000 },
+    ],
+    [
+      "Ready, slices but no heartbeat Lease, due a Lease duration ago → reported",
+      { node: aNode("n1", "True"), heartbeatDueSince: "2026-12-02T10:09:20Z" },
+      { ...KEEP, heartbeatStale: true },
+    ],
+    [
+      "Ready with an expired heartbeat, even just due → reported (it was renewed, then stopped)",
+      { node: aNode("n1", "True"), lease: EXPIRED, heartbeatDueSince: "2026-12-02T10:09:59Z" },
       { ...KEEP, heartbeatStale: true },
     ],
     ["Ready without slices → nothing to report", { node: aNode("n1", "True"), hasSlices: false }, KEEP],

@@ -1,9 +1,9 @@
 /**
- * One reconcile of one ServiceWithHealthchecks on this node, level-based: read the current SWH, pods, probe
+ * The agent's reconcile of one ServiceWithHealthchecks on its node, level-based: read the current SWH, pods, probe
  * states and owned slices; aggregate; write the difference. Everything it reads and writes is injected, so the
  * decision path is tested without an API server and the I/O lives in the slice writer.
  */
-import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
+import type { KubernetesObject, V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import {
   type Aggregation,
   type AggregationIssue,
@@ -12,13 +12,16 @@ import {
   type PodInfo,
   type ProbeStates,
   type SwhInput,
+  type SwhObject,
   swhInputFromObject,
 } from "@swh/aggregation";
 import { endpointPublication, type Publication } from "@swh/crd-types";
 import { TerminalError } from "@swh/kube";
-import type { ServiceLabels } from "@swh/slice-writer";
 import { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
-import type { SwhObject } from "./informers.js";
+import type { ServiceLabels } from "./slice-labels.js";
+
+/** An SWH as the agent's informer holds it. */
+export type SwhSlicesObject = KubernetesObject & SwhObject;
 
 /** What the slice writer is asked to make true for one SWH on this node. */
 export interface WriteRequest {
@@ -35,10 +38,10 @@ export interface EndpointCounts {
   terminating: number;
 }
 
-/** Dependencies of `reconcileSwh`. */
-export interface ReconcileDeps {
+/** Dependencies of `reconcileSwhSlices`. */
+export interface SwhSlicesDeps {
   nodeName: string;
-  swh(namespace: string, name: string): Readonly<SwhObject> | undefined;
+  swh(namespace: string, name: string): Readonly<SwhSlicesObject> | undefined;
   /** This node's slices of the SWH, from the informer cache. */
   ownSlices(namespace: string, name: string): readonly V1EndpointSlice[];
   pods(): readonly PodInfo[];
@@ -70,7 +73,7 @@ export interface ReconcileDeps {
  * `TerminalError`, so the queue does not retry it until it is added again (retrying the same object cannot
  * succeed; ADR 0022).
  */
-export async function reconcileSwh(key: string, deps: ReconcileDeps): Promise<void> {
+export async function reconcileSwhSlices(key: string, deps: SwhSlicesDeps): Promise<void> {
   const [namespace = "", name = ""] = key.split("/", 2);
   const obj = deps.swh(namespace, name);
   const swh = obj === undefined ? undefined : swhInputFromObject(obj);

@@ -1,17 +1,10 @@
+/**
+ * Which endpoints change readiness with the next write of one SWH's slices on a node: what Events and the
+ * transitions metric report. The slices as they are are read through the contract's one reader (`readSlice`).
+ */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
-
-/** The desired endpoints of one slice group, structurally the `EndpointGroup` of @swh/aggregation. */
-export interface TransitionGroup {
-  portName: string;
-  port: number;
-  addressFamily: "IPv4" | "IPv6";
-  endpoints: readonly {
-    address: string;
-    conditions: { ready: boolean; serving: boolean; terminating: boolean };
-    targetRef: { name: string; namespace: string };
-    failure?: { failingProbe: string; reason: string };
-  }[];
-}
+import type { EndpointGroup } from "@swh/aggregation";
+import { readSlice } from "./read-slice.js";
 
 /** One endpoint of one port whose `ready` condition changes with the next write. */
 export interface EndpointTransition {
@@ -31,16 +24,13 @@ export interface EndpointTransition {
  */
 export function findEndpointTransitions(
   existing: readonly V1EndpointSlice[],
-  groups: readonly TransitionGroup[],
+  groups: readonly EndpointGroup[],
 ): EndpointTransition[] {
   const before = new Map<string, boolean>();
   for (const slice of existing) {
-    for (const port of slice.ports ?? []) {
-      for (const endpoint of slice.endpoints ?? []) {
-        for (const address of endpoint.addresses) {
-          before.set(key(port.name ?? "", port.port ?? 0, address), endpoint.conditions?.ready === true);
-        }
-      }
+    const view = readSlice(slice);
+    for (const endpoint of view?.endpoints ?? []) {
+      before.set(key(view?.portName ?? "", view?.port ?? 0, endpoint.address), endpoint.conditions.ready);
     }
   }
   const transitions: EndpointTransition[] = [];

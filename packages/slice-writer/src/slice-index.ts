@@ -5,7 +5,7 @@
  * instead of scanning every slice of the cluster, and status reads the parsed view instead of parsing again.
  */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
-import { readSlice, type SliceView } from "@swh/slice-writer";
+import { readSlice, type SliceView } from "./read-slice.js";
 
 /** A slice as the informer delivered it and as the contract's reader reads it. */
 export interface IndexedSlice {

@@ -1,14 +1,9 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
+import { conditionChanges } from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
-import {
-  computeStatus,
-  type ServiceSyncOutcome,
-  type StatusInput,
-  sameStatus,
-} from "../src/internal/compute-status.js";
-import { conditionChanges } from "../src/internal/conditions.js";
-import { aSlice, aStoredService, aSwh } from "./builders.js";
+import { computeStatus, type ServiceSyncOutcome, type StatusInput, sameStatus } from "../src/index.js";
 import { indexed } from "./indexed.js";
+import { aSlice, aStoredService, aSwh } from "./status-builders.js";
 
 const T0 = "2026-12-02T10:00:00Z";
 const T1 = "2026-12-02T10:05:00Z";
@@ -111,6 +106,43 @@ describe("computeStatus", () => {
     expect(s.endpoints?.truncated).toBe(true);
     expect(s.endpoints?.list[0]?.pod).toBe("p42");
     expect(s.readySummary).toBe("59/60");
+  });
+
+  it("stays Ready while the only not-ready endpoints await their first probe, and says so", () => {
+    const awaiting = { probe: "HTTP :8080 /healthz", reason: "NotProbedYet", message: "no result yet" };
+    const s = status({
+      slices: [
+        aSlice({
+          endpoints: [{ address: "10.244.1.1" }, { address: "10.244.1.2", ready: false }],
+          reasons: { "10.244.1.2": awaiting },
+        }),
+      ],
+    });
+    expect(s.readySummary).toBe("1/2");
+    expect(condition(s, "Ready")).toMatchObject({
+      status: "True",
+      reason: "EndpointsReady",
+      message: "1/2 endpoints ready, 1 awaiting a first probe (ports: http 1/2)",
+    });
+    // None ready yet: nothing serves, so not Ready.
+    const none = status({
+      slices: [
+        aSlice({ endpoints: [{ address: "10.244.1.2", ready: false }], reasons: { "10.244.1.2": awaiting } }),
+      ],
+    });
+    expect(condition(none, "Ready")).toMatchObject({ status: "False", reason: "EndpointsNotReady" });
+    // A failed probe is evidence.
+    const failed = status({
+      slices: [
+        aSlice({
+          endpoints: [{ address: "10.244.1.1" }, { address: "10.244.1.2", ready: false }],
+          reasons: {
+            "10.244.1.2": { probe: "HTTP :8080 /healthz", reason: "ConnectionRefused", message: "refused" },
+          },
+        }),
+      ],
+    });
+    expect(condition(failed, "Ready")).toMatchObject({ status: "False", reason: "EndpointsNotReady" });
   });
 
   it("counts terminating endpoints apart", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sameJson } from "../src/internal/same-json.js";
-import { mergePatch } from "../src/internal/status-patch.js";
+import { mergePatch, sameJson } from "../src/index.js";
 
 describe("mergePatch", () => {
   it("nulls keys that disappeared and replaces arrays whole", () => {

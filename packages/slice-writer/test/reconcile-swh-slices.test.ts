@@ -3,8 +3,8 @@ import { swhInputFromObject } from "@swh/aggregation";
 import { ownerReferenceTo } from "@swh/crd-types";
 import { TerminalError } from "@swh/kube";
 import { describe, expect, it } from "vitest";
-import { seedPrecedingProbes } from "../src/internal/seed-probe-states.js";
-import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./builders.js";
+import { seedPrecedingProbes } from "../src/index.js";
+import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./agent-builders.js";
 import { restartSeeds, World } from "./support/world.js";
 
 const twoPorts = {

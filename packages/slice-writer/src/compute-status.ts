@@ -4,23 +4,24 @@
  * result is equal to the stored status when nothing changed, which is how the controller avoids writes.
  */
 import type { V1Service } from "@kubernetes/client-node";
+import { sameJson } from "@swh/aggregation";
 import {
   CONDITION_REASONS,
   CONDITION_TYPES,
   type Condition,
+  type ConditionInput,
   type ConditionReason,
+  checkProbePorts,
   type LoadBalancerStatus,
   type ServiceSyncFailureReason,
   type ServiceWithHealthchecks,
   type ServiceWithHealthchecksStatus,
+  type Timestamp,
+  withTransitionTimes,
 } from "@swh/crd-types";
-import type { SliceView } from "@swh/slice-writer";
-import { checkProbePorts } from "./check-probe-ports.js";
-import { type ConditionInput, withTransitionTimes } from "./conditions.js";
-import { sameJson } from "./same-json.js";
-import { externalIPSummary, portsSummary } from "./service-summaries.js";
-import { DEFAULT_MAX_LISTED_ENDPOINTS, summarizeEndpoints } from "./summarize-endpoints.js";
-import type { Timestamp } from "./time.js";
+import { externalIPSummary, portsSummary } from "./internal/service-summaries.js";
+import { DEFAULT_MAX_LISTED_ENDPOINTS, summarizeEndpoints } from "./internal/summarize-endpoints.js";
+import type { SliceView } from "./read-slice.js";
 
 /** The status this controller writes: the shared shape plus the printer-column texts. */
 export type ControllerStatus = ServiceWithHealthchecksStatus & {
@@ -87,6 +88,7 @@ export function computeStatus(input: StatusInput): ControllerStatus {
 
   const { endpoints, ports } = view;
   const portText = ports.map((p) => `${p.name ?? p.port} ${p.readyEndpoints}/${p.totalEndpoints}`).join(", ");
+  const awaiting = view.awaitingFirstProbe > 0 ? `, ${view.awaitingFirstProbe} awaiting a first probe` : "";
   let ready: ConditionInput;
   if (!sync.ready) {
     ready = {
@@ -102,7 +104,12 @@ export function computeStatus(input: StatusInput): ControllerStatus {
       reason: CONDITION_REASONS.ready.noEndpoints,
       message: "no endpoints are published",
     };
-  } else if (endpoints.ready < endpoints.total - endpoints.terminating || endpoints.ready === 0) {
+  } else if (
+    // An endpoint awaiting its first probe is no evidence against the SWH: a new pod, or a new agent's first
+    // round, must not flip Ready to False (and raise a Warning) on a healthy start (issue 21).
+    endpoints.ready < endpoints.total - endpoints.terminating - view.awaitingFirstProbe ||
+    endpoints.ready === 0
+  ) {
     ready = {
       type: CONDITION_TYPES.ready,
       status: "False",
@@ -114,7 +121,7 @@ export function computeStatus(input: StatusInput): ControllerStatus {
       type: CONDITION_TYPES.ready,
       status: "True",
       reason: CONDITION_REASONS.ready.endpointsReady,
-      message: `${endpoints.ready}/${endpoints.total} endpoints ready (ports: ${portText})`,
+      message: `${endpoints.ready}/${endpoints.total} endpoints ready${awaiting} (ports: ${portText})`,
     };
   }
 
@@ -262,13 +269,6 @@ export function sameStatus(
   next: Readonly<ControllerStatus>,
 ): boolean {
   return sameJson(stored ?? {}, next);
-}
-
-/** Conditions of a stored status, for change detection. */
-export function conditionsOf(
-  status: Readonly<ServiceWithHealthchecksStatus> | undefined,
-): readonly Condition[] {
-  return status?.conditions ?? [];
 }
 
 function sum(values: readonly number[]): number {

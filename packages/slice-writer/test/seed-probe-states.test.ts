@@ -1,10 +1,12 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import type { TargetUser } from "@swh/aggregation";
 import { ANNOTATION_ENDPOINT_REASONS } from "@swh/crd-types";
-import { planSlices } from "@swh/slice-writer";
 import { describe, expect, it } from "vitest";
-import { readReasonSeeds, seedProbeStates } from "../src/internal/seed-probe-states.js";
-import { NODE } from "./builders.js";
+import { planSlices } from "../src/index.js";
+import { readReasonSeeds, seedProbeStates } from "../src/seed-probe-states.js";
+
+/** The node of the agent under test. */
+const NODE = "node-a";
 
 /** An endpoint as the agent publishes it: `failing` ones are listed in the reasons annotation. */
 interface Ep {

@@ -10,9 +10,13 @@ import {
   type EndpointStatus,
   type EndpointsSummary,
   type PortStatus,
+  type ProbeFailureReason,
   type ServicePort,
 } from "@swh/crd-types";
-import type { SliceView } from "@swh/slice-writer";
+import type { SliceView } from "../read-slice.js";
+
+/** The reason an agent publishes for an endpoint no probe result exists for yet. */
+const NOT_PROBED_YET: ProbeFailureReason = "NotProbedYet";
 
 /** Default bound of `status.endpoints.list`: enough to see what fails, small enough for any object size. */
 export const DEFAULT_MAX_LISTED_ENDPOINTS = 50;
@@ -21,6 +25,11 @@ export const DEFAULT_MAX_LISTED_ENDPOINTS = 50;
 export interface EndpointsView {
   ports: PortStatus[];
   endpoints: EndpointsSummary;
+  /**
+   * Not-ready, non-terminating endpoints whose every not-ready port only awaits its first probe (`NotProbedYet`):
+   * no evidence against them yet (issue 21).
+   */
+  awaitingFirstProbe: number;
   nodes: string[];
   configurationProblems: string[];
 }
@@ -113,6 +122,10 @@ export function summarizeEndpoints(
     ready: !e.terminating && [...e.ports.values()].every((p) => p.ready),
   }));
   const terminating = entries.filter(({ e }) => e.terminating).length;
+  const awaitingFirstProbe = entries.filter(
+    ({ e, ready }) =>
+      !ready && !e.terminating && [...e.ports.values()].every((p) => p.ready || p.reason === NOT_PROBED_YET),
+  ).length;
   const ready = entries.filter((x) => x.ready).length;
   // Plain code-unit order (not localeCompare): deterministic across locales and fast on large lists.
   const listed = entries
@@ -135,6 +148,7 @@ export function summarizeEndpoints(
       truncated: entries.length > listed.length,
       list: listed,
     },
+    awaitingFirstProbe,
     nodes: [...nodes].sort(),
     configurationProblems: [...problems].sort(),
   };

@@ -5,8 +5,8 @@
  * cannot be written (the field is immutable) and is returned as a result instead of a failing write.
  */
 import type { V1ServicePort, V1ServiceSpec } from "@kubernetes/client-node";
+import { sameJson } from "../same-json.js";
 import { COPIED_SPEC_FIELDS } from "./desired-service-spec.js";
-import { sameJson } from "./same-json.js";
 
 /** Outcome of merging: the spec to store, or why it cannot be stored. */
 export type SpecMerge =

@@ -1,6 +1,6 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { WrittenSlices } from "../src/internal/written-slices.js";
+import { WrittenSlices } from "../src/index.js";
 
 const aSlice = (name: string, resourceVersion: string): V1EndpointSlice => ({
   addressType: "IPv4",

@@ -7,11 +7,14 @@
  *   i.e. its heartbeat Lease is not fresh; while the agent renews it, the agent keeps probing and publishing, so
  *   its slices stay and the state is reported instead;
  * - an agent that stops renewing its heartbeat while the Node is Ready is only reported: a Ready node with a
- *   silent agent still routes traffic correctly as far as we know.
+ *   silent agent still routes traffic correctly as far as we know. A heartbeat that was never seen counts as
+ *   stale only once the agent had a whole Lease duration to write it since `heartbeatDueSince` (issue 21): an
+ *   agent writes its first slice and its first heartbeat at about the same time, and a controller that has just
+ *   started leading has no evidence yet either — a report before that is a false alarm.
  * Pure: the live GET is done by the caller and passed in as `live`.
  */
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
-import { type Timestamp, toMillis } from "./time.js";
+import { type Timestamp, toMillis } from "@swh/crd-types";
 
 /** Lease duration assumed when an agent's Lease does not say. */
 export const DEFAULT_AGENT_LEASE_SECONDS = 40;
@@ -34,6 +37,11 @@ export interface NodeFacts {
   lease: Readonly<V1Lease> | undefined;
   /** Whether any of our slices names this node. */
   hasSlices: boolean;
+  /**
+   * Since when this node's agent must have a heartbeat: the later of this replica's start of leading and the
+   * node's oldest slice. Undefined = long ago (a missing heartbeat is stale at once).
+   */
+  heartbeatDueSince?: Timestamp;
   now: Timestamp;
   notReadyGraceMs: number;
 }
@@ -74,7 +82,12 @@ export function planNodeCleanup(facts: NodeFacts): NodeDecision {
     return { ...KEEP, deleteSlices: "NodeNotReady" };
   }
   if (!facts.hasSlices) return KEEP;
-  if (expires === undefined || expires <= now) return { ...KEEP, heartbeatStale: true };
+  if (expires === undefined) {
+    const due = toMillis(facts.heartbeatDueSince);
+    const remaining = due === undefined ? 0 : due + DEFAULT_AGENT_LEASE_SECONDS * 1000 - now;
+    return remaining > 0 ? { ...KEEP, recheckAfterMs: remaining } : { ...KEEP, heartbeatStale: true };
+  }
+  if (expires <= now) return { ...KEEP, heartbeatStale: true };
   return { ...KEEP, recheckAfterMs: expires - now };
 }
 

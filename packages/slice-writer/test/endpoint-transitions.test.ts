@@ -1,38 +1,41 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
+import type { EndpointGroup } from "@swh/aggregation";
 import { describe, expect, it } from "vitest";
-import { findEndpointTransitions, type TransitionGroup } from "../src/internal/endpoint-transitions.js";
+import { findEndpointTransitions } from "../src/endpoint-transitions.js";
+import { planSlices } from "../src/index.js";
+import { anEndpoint, aGroup as aPlannerGroup, nodeName, swh } from "./builders.js";
 
+/** The desired endpoints of one port, as the aggregation hands them to the writer. */
+function aGroup(
+  portName: string,
+  port: number,
+  endpoints: { address: string; ready: boolean }[],
+): EndpointGroup {
+  return aPlannerGroup({
+    portName,
+    port,
+    endpoints: endpoints.map((e) =>
+      anEndpoint(e.address, {
+        conditions: { ready: e.ready, serving: e.ready, terminating: false },
+        targetRef: {
+          kind: "Pod",
+          name: `pod-${e.address.split(".").at(-1)}`,
+          namespace: "default",
+          uid: `uid-${e.address}`,
+        },
+      }),
+    ),
+  });
+}
+
+/** The slices the agent wrote for `endpoints` of one port: built by the writer itself. */
 function aSlice(
   portName: string,
   port: number,
   endpoints: { address: string; ready: boolean }[],
 ): V1EndpointSlice {
-  return {
-    addressType: "IPv4",
-    metadata: { name: `web-${portName}` },
-    ports: [{ name: portName, port }],
-    endpoints: endpoints.map((e) => ({
-      addresses: [e.address],
-      conditions: { ready: e.ready, serving: e.ready, terminating: false },
-    })),
-  };
-}
-
-function aGroup(
-  portName: string,
-  port: number,
-  endpoints: { address: string; ready: boolean }[],
-): TransitionGroup {
-  return {
-    portName,
-    port,
-    addressFamily: "IPv4",
-    endpoints: endpoints.map((e) => ({
-      address: e.address,
-      conditions: { ready: e.ready, serving: e.ready, terminating: false },
-      targetRef: { name: `pod-${e.address.split(".").at(-1)}`, namespace: "shop" },
-    })),
-  };
+  return planSlices({ swh, nodeName, existing: [], groups: [aGroup(portName, port, endpoints)] })
+    .create[0] as V1EndpointSlice;
 }
 
 describe("findEndpointTransitions", () => {

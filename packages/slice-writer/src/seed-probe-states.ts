@@ -11,7 +11,7 @@ import {
   type SwhInput,
   type TargetUser,
 } from "@swh/aggregation";
-import { readSlice, type SliceView } from "@swh/slice-writer";
+import { readSlice, type SliceView } from "./read-slice.js";
 
 /** A probe target as far as seeding needs it: where it connects. */
 export interface SeedableTarget {

@@ -7,8 +7,8 @@ import type { V1Service, V1ServiceSpec } from "@kubernetes/client-node";
 import type { ServiceFields } from "@swh/crd-types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { planService } from "../src/internal/plan-service.js";
-import { aSwh } from "./builders.js";
+import { planService } from "../src/index.js";
+import { aSwh } from "./support/service-builders.js";
 
 const portArb = fc.record(
   {

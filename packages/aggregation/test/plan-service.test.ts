@@ -1,7 +1,7 @@
 import type { V1Service } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { planService } from "../src/internal/plan-service.js";
-import { aStoredService, aSwh, ownerRef } from "./builders.js";
+import { planService } from "../src/index.js";
+import { aStoredService, aSwh, ownerRef } from "./support/service-builders.js";
 
 function updated(plan: ReturnType<typeof planService>): V1Service {
   if (plan.action !== "update") throw new Error(`expected update, got ${JSON.stringify(plan)}`);

@@ -2,8 +2,9 @@
  * Standard condition bookkeeping: a condition's `lastTransitionTime` moves only when its `status` changes, so
  * recomputing status from the same facts yields the same object (and no write).
  */
-import type { Condition, ConditionReason } from "@swh/crd-types";
+import type { ConditionReason } from "./reasons.js";
 import { formatTime, type Timestamp } from "./time.js";
+import type { Condition } from "./types.js";
 
 /**
  * A condition before bookkeeping: what is true now, without a transition time. Its reason is one of

@@ -4,7 +4,7 @@
  * cannot run fails on every port of every pod (`UnsupportedMode`, fail closed). Named ports resolve per pod, so
  * they can only be judged by the agents (they report `PortNotFound`).
  */
-import { describeValue, isProbeMode, type ServiceWithHealthchecksSpec } from "@swh/crd-types";
+import { describeValue, isProbeMode, type ServiceWithHealthchecksSpec } from "./types.js";
 
 /** One message per probe that cannot run or targets a port no Service port uses; empty when all are fine. */
 export function checkProbePorts(spec: Readonly<ServiceWithHealthchecksSpec>): string[] {

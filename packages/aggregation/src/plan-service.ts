@@ -14,9 +14,9 @@ import {
   type ServiceProblem,
   type ServiceWithHealthchecks,
 } from "@swh/crd-types";
-import { desiredServiceSpec } from "./desired-service-spec.js";
-import { mergeServiceSpec } from "./merge-service-spec.js";
-import { mergePropagatedMetadata } from "./propagate-metadata.js";
+import { desiredServiceSpec } from "./internal/desired-service-spec.js";
+import { mergeServiceSpec } from "./internal/merge-service-spec.js";
+import { mergePropagatedMetadata } from "./internal/propagate-metadata.js";
 import { sameJson } from "./same-json.js";
 
 /** What to do with the child Service. `service` in create/update is the complete object to send. */

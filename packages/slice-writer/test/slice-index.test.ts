@@ -1,7 +1,7 @@
 import { ANNOTATION_NODE_NAME, LABEL_NODE } from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
-import { SliceIndex } from "../src/internal/slice-index.js";
-import { aSlice, deepFreeze } from "./builders.js";
+import { SliceIndex } from "../src/index.js";
+import { aSlice, deepFreeze } from "./status-builders.js";
 
 const names = (entries: { slice: { metadata?: { name?: string } } }[]) =>
   entries.map((e) => e.slice.metadata?.name).sort();

@@ -9,19 +9,24 @@ import {
   swhInputFromObject,
 } from "@swh/aggregation";
 import { ownerReferenceTo, type Publication } from "@swh/crd-types";
-import { planSlices, readSlice } from "@swh/slice-writer";
-import type { EndpointTransition } from "../../src/internal/endpoint-transitions.js";
-import type { SwhObject } from "../../src/internal/informers.js";
-import { type EndpointCounts, reconcileSwh, type WriteRequest } from "../../src/internal/reconcile-swh.js";
-import { seedFromSlices } from "../../src/internal/seed-probe-states.js";
-import { NODE } from "../builders.js";
+import {
+  type EndpointCounts,
+  type EndpointTransition,
+  planSlices,
+  readSlice,
+  reconcileSwhSlices,
+  type SwhSlicesObject,
+  seedFromSlices,
+  type WriteRequest,
+} from "../../src/index.js";
+import { NODE } from "../agent-builders.js";
 
 /**
  * A node as the reconciler sees it. `write` plans with the real slice planner and keeps the result as the
  * "existing" slices, counting writes: a stand-in for the API server that is enough for decisions.
  */
 export class World {
-  swhs: SwhObject[] = [];
+  swhs: SwhSlicesObject[] = [];
   pods: PodInfo[] = [];
   states = new Map<string, ProbeState>();
   slices: V1EndpointSlice[] = [];
@@ -38,7 +43,7 @@ export class World {
   #version = 0;
 
   reconcile(key = "shop/web"): Promise<void> {
-    return reconcileSwh(key, {
+    return reconcileSwhSlices(key, {
       nodeName: NODE,
       swh: (ns, name) => this.swhs.find((s) => s.metadata?.namespace === ns && s.metadata?.name === name),
       ownSlices: (ns, name) =>
