@@ -1,6 +1,12 @@
 /** Small builders for unit tests: each returns a deep-frozen object so a mutating core fails loudly. */
 import type { V1EndpointSlice, V1Lease, V1Node, V1Service } from "@kubernetes/client-node";
-import { API_VERSION, KIND, type ServiceWithHealthchecks } from "@swh/crd-types";
+import {
+  API_VERSION,
+  KIND,
+  LABEL_MANAGED_SERVICE,
+  MANAGED_BY,
+  type ServiceWithHealthchecks,
+} from "@swh/crd-types";
 import { agentLeaseName, planSlices, readSlice, type SliceView } from "@swh/slice-writer";
 
 export function deepFreeze<T>(value: T): T {
@@ -45,6 +51,7 @@ export function aStoredService(
       namespace: "ns",
       resourceVersion: "100",
       ownerReferences: [ownerRef()],
+      labels: { [LABEL_MANAGED_SERVICE]: MANAGED_BY },
       annotations: {
         "network.deckhouse.io/swh-propagated-labels": "[]",
         "network.deckhouse.io/swh-propagated-annotations": "[]",
