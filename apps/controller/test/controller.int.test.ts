@@ -6,11 +6,11 @@
 import { EventsV1Api, type V1Service } from "@kubernetes/client-node";
 import { CONDITION_TYPES, type ServiceWithHealthchecks } from "@swh/crd-types";
 import { createKubeMetrics, createMetricsRegistry, EventRecorder } from "@swh/kube";
+import type { CountingProxy } from "@swh/testenv";
 import { createNode, deleteNode, setNodeReady, type TestCluster, testCluster, waitFor } from "@swh/testenv";
 import type { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningController, runController } from "../src/run-controller.js";
-import type { CountingProxy } from "./support/counting-proxy.js";
 import { controllerIdentity, INSTALL_NAMESPACE, installController } from "./support/harness.js";
 import { agentSlice, clients } from "./support/objects.js";
 import { testLogger } from "./support/quiet-logger.js";
