@@ -1,6 +1,7 @@
-import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
+import { CoreV1Api, type V1ConfigMap, Watch } from "@kubernetes/client-node";
 import {
   type CountingProxy,
+  httpsGet,
   kubeConfigForToken,
   type SeenRequest,
   startCountingProxy,
@@ -80,6 +81,37 @@ const params = (r: SeenRequest) => Object.fromEntries(new URL(r.path, "https://x
 function traffic(p: CountingProxy, namespace: string) {
   const mine = p.requests.filter((r) => r.path.startsWith(`/api/v1/namespaces/${namespace}/configmaps`));
   return { lists: mine.filter((r) => !isWatch(r)), watches: mine.filter(isWatch) };
+}
+
+/** The API server's count of lists it served from its watch cache, for ConfigMaps (`apiserver_cache_list_total`). */
+async function configMapListsFromCache(): Promise<number> {
+  const port = Number(new URL(cluster.info.server).port);
+  const { body } = await httpsGet(port, "/metrics", { token: cluster.info.adminToken });
+  return body
+    .split("\n")
+    .filter((l) => l.startsWith("apiserver_cache_list_total{") && l.includes('resource_prefix="/configmaps"'))
+    .reduce((sum, l) => sum + Number(l.split(" ").at(-1)), 0);
+}
+
+/** Whether the API server streams a watch's initial list (`sendInitialEvents=true`, the WatchList feature). */
+async function streamsInitialEvents(namespace: string): Promise<string> {
+  const stop = new AbortController();
+  stops.push(stop);
+  return new Promise((resolve) => {
+    void new Watch(cluster.kubeConfig)
+      .watch(
+        `/api/v1/namespaces/${namespace}/configmaps`,
+        { sendInitialEvents: true, resourceVersionMatch: "NotOlderThan", allowWatchBookmarks: true },
+        (type, obj: { metadata?: { annotations?: Record<string, string> } }) => {
+          if (type === "BOOKMARK" && obj.metadata?.annotations?.["k8s.io/initial-events-end"] === "true") {
+            resolve("streamed (initial-events-end bookmark)");
+          } else if (type === "ERROR") resolve(`refused: ${JSON.stringify(obj)}`);
+        },
+        (err) => resolve(`ended: ${String(err)}`),
+      )
+      .then((req) => stop.signal.addEventListener("abort", () => req.abort()))
+      .catch((err: unknown) => resolve(`refused: ${String(err)}`));
+  });
 }
 
 const cm = (name: string, v: string, labels?: Record<string, string>): V1ConfigMap => ({
@@ -255,5 +287,16 @@ describe("startInformer against a real API server", () => {
       { limit: "500" },
     ]);
     expect(await restarts()).toBe(0);
+  });
+
+  it("serves its first list from the API server's watch cache, not etcd", async () => {
+    const namespace = await cluster.createNamespace("inf");
+    await core.createNamespacedConfigMap({ namespace, body: cm("a", "1") });
+    const before = await configMapListsFromCache();
+    const { informer } = configMapInformer(namespace);
+    await informer.synced();
+    expect((await configMapListsFromCache()) - before).toBe(1);
+    // Measured for ADR 0025: whether this API server would also stream the initial list inside the watch.
+    console.log(`sendInitialEvents=true: ${await streamsInitialEvents(namespace)}`);
   });
 });
