@@ -3,7 +3,7 @@
  * an SWH of other nodes nothing beyond the watch event, and metrics only for the SWHs of its node. The agent runs
  * in-process as its ServiceAccount, through a proxy that records each of its requests.
  */
-import { CustomObjectsApi } from "@kubernetes/client-node";
+import { CustomObjectsApi, EventsV1Api } from "@kubernetes/client-node";
 import { GROUP, LABEL_MANAGED_SERVICE, MANAGED_SERVICE_SELECTOR, PLURAL, VERSION } from "@swh/crd-types";
 import { createNode, createPod, type SeenRequest, waitFor } from "@swh/testenv";
 import { describe, expect, it } from "vitest";
@@ -48,6 +48,13 @@ describe("agent API load", () => {
       healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [tcp(8080)] },
     });
     await s.waitEndpoint("web ready", "web", 8080, ip, (e) => e.ready);
+    // The Event of that transition is the agent's last write before the steady state.
+    const events = suite.cluster.kubeConfig.makeApiClient(EventsV1Api);
+    await waitFor("web's EndpointReady Event", async () =>
+      (await events.listNamespacedEvent({ namespace: s.namespace })).items.some(
+        (e) => e.reason === "EndpointReady",
+      ),
+    );
 
     // 35 s: longer than the harness's informer resync (30 s), which used to re-list every informer.
     const from = Date.now();
