@@ -87,10 +87,24 @@ function traffic(p: CountingProxy, namespace: string) {
 async function configMapListsFromCache(): Promise<number> {
   const port = Number(new URL(cluster.info.server).port);
   const { body } = await httpsGet(port, "/metrics", { token: cluster.info.adminToken });
-  return body
-    .split("\n")
-    .filter((l) => l.startsWith("apiserver_cache_list_total{") && l.includes('resource_prefix="/configmaps"'))
-    .reduce((sum, l) => sum + Number(l.split(" ").at(-1)), 0);
+  const names = new Set(
+    body
+      .split("\n")
+      .filter((l) => /^apiserver_cache_list/.test(l))
+      .map((l) => l.split("{")[0]),
+  );
+  console.log(`API server cache list metrics: ${[...names].join(", ")}`);
+  return (
+    body
+      .split("\n")
+      // The label is `resource` since 1.32 (`resource_prefix` before).
+      .filter(
+        (l) =>
+          l.startsWith("apiserver_cache_list_total{") &&
+          (l.includes('resource="configmaps"') || l.includes('resource_prefix="/configmaps"')),
+      )
+      .reduce((sum, l) => sum + Number(l.split(" ").at(-1)), 0)
+  );
 }
 
 /** Whether the API server streams a watch's initial list (`sendInitialEvents=true`, the WatchList feature). */
@@ -295,7 +309,11 @@ describe("startInformer against a real API server", () => {
     const before = await configMapListsFromCache();
     const { informer } = configMapInformer(namespace);
     await informer.synced();
-    expect((await configMapListsFromCache()) - before).toBe(1);
+    const after = await configMapListsFromCache();
+    console.log(
+      `apiserver_cache_list_total for configmaps: ${before} before the informer, ${after} after it synced`,
+    );
+    expect(after - before).toBe(1);
     // Measured for ADR 0025: whether this API server would also stream the initial list inside the watch.
     console.log(`sendInitialEvents=true: ${await streamsInitialEvents(namespace)}`);
   });
