@@ -3,7 +3,13 @@
  * reconcile → slice writer. Decisions live in `internal/` as plain functions; this file only connects them to
  * the API server, timers and sockets, and is what `main` (and the integration tests, in-process) run.
  */
-import { DiscoveryV1Api, type KubeConfig, type V1EndpointSlice, type V1Pod } from "@kubernetes/client-node";
+import {
+  CoreV1Api,
+  DiscoveryV1Api,
+  type KubeConfig,
+  type V1EndpointSlice,
+  type V1Pod,
+} from "@kubernetes/client-node";
 import {
   type PodInfo,
   type ProbeState,
@@ -43,7 +49,7 @@ import {
 } from "@swh/slice-writer";
 import type { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
-import { createAgentMetrics, probeModeLabel } from "./internal/agent-metrics.js";
+import { createAgentMetrics, probeModeLabel, recordEndpointCounts } from "./internal/agent-metrics.js";
 import { type CredentialsSecrets, startCredentialsSecrets } from "./internal/credentials-secrets.js";
 import { recordEndpointTransitions } from "./internal/endpoint-events.js";
 import {
@@ -55,6 +61,7 @@ import {
 import { ObjectProblems } from "./internal/object-problems.js";
 import { PublicationLog } from "./internal/publication-log.js";
 import { runProbe } from "./internal/run-probe.js";
+import { fetchService, serviceOfSwh } from "./internal/service-of-swh.js";
 import { syncTargets } from "./internal/sync-targets.js";
 import { writeCountedSlices } from "./internal/write-slices.js";
 import { APP_VERSION } from "./version.js";
@@ -164,6 +171,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     metrics: kubeMetrics,
   });
   const sliceApi = kubeConfig.makeApiClient(DiscoveryV1Api);
+  const core = kubeConfig.makeApiClient(CoreV1Api);
   // One malformed object never stops the others (ADR 0015): it is skipped per object and reported here.
   const problems = new ObjectProblems({ events, logger: log, nodeName });
 
@@ -340,10 +348,14 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       states: () => results.states,
       zoneOf,
       // Synced: workers start after `informersSynced`, and a failing watch keeps the last list (fail static).
-      service: (namespace, name) => informers.services.get(name, namespace),
+      service: (namespace, name) =>
+        serviceOfSwh(namespace, name, {
+          cached: (ns, n) => informers.services.get(n, ns),
+          hasSlices: (ns, n) => ownSlices(ns, n).length > 0,
+          fetch: (ns, n) => fetchService(core, ns, n),
+        }),
       publication: (ref, publication) => publications.record(ref, publication),
-      serviceLabels: (swh) => {
-        const svc = informers.services.get(swh.name, swh.namespace);
+      serviceLabels: (swh, svc) => {
         const proxy = svc?.metadata?.labels?.[LABEL_SERVICE_PROXY_NAME];
         return {
           headless: svc?.spec?.clusterIP === "None" || swh.spec.clusterIP === "None",
@@ -360,13 +372,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
         recordEndpointTransitions(swh, transitions, { events, metrics, logger }),
       issues: (swh, issues) => problems.probeIssues(swh, issues),
       unprocessable: (swh, error) => problems.unprocessableSwh(swh, swh.spec, error),
-      endpoints: (ref, counts) => {
-        for (const state of ["ready", "not_ready", "terminating"] as const) {
-          const labels = { namespace: ref.namespace, service: ref.name, state };
-          if (counts === undefined) metrics.endpoints.remove(labels);
-          else metrics.endpoints.set(labels, counts[state]);
-        }
-      },
+      endpoints: (ref, counts) => recordEndpointCounts(metrics, ref, counts),
     });
   };
 

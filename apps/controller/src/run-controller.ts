@@ -118,8 +118,8 @@ export function runController(opts: ControllerOptions): RunningController {
     ...common,
     name: PLURAL,
     path: `/apis/${GROUP}/${VERSION}/${PLURAL}`,
-    list: () =>
-      custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL }) as Promise<
+    list: (page) =>
+      custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, ...page }) as Promise<
         KubernetesListObject<KubernetesObject>
       >,
   });
@@ -127,26 +127,26 @@ export function runController(opts: ControllerOptions): RunningController {
     ...common,
     name: "services",
     path: "/api/v1/services",
-    list: () => core.listServiceForAllNamespaces(),
+    list: (page) => core.listServiceForAllNamespaces(page),
   });
   const slices: Informer<V1EndpointSlice> = startInformer<V1EndpointSlice>({
     ...common,
     name: "endpointslices",
     path: "/apis/discovery.k8s.io/v1/endpointslices",
     labelSelector: sliceSelector,
-    list: () => discovery.listEndpointSliceForAllNamespaces({ labelSelector: sliceSelector }),
+    list: (page) => discovery.listEndpointSliceForAllNamespaces({ labelSelector: sliceSelector, ...page }),
   });
   const nodes: Informer<V1Node> = startInformer<V1Node>({
     ...common,
     name: "nodes",
     path: "/api/v1/nodes",
-    list: () => core.listNode(),
+    list: (page) => core.listNode(page),
   });
   const leases: Informer<V1Lease> = startInformer<V1Lease>({
     ...common,
     name: "leases",
     path: `/apis/coordination.k8s.io/v1/namespaces/${opts.namespace}/leases`,
-    list: () => coordination.listNamespacedLease({ namespace: opts.namespace }),
+    list: (page) => coordination.listNamespacedLease({ namespace: opts.namespace, ...page }),
   });
   const informers = [swhs, services, slices, nodes, leases];
 

@@ -5,10 +5,10 @@
  */
 import type { ServiceWithHealthchecks } from "@swh/crd-types";
 import { httpStatusOf } from "@swh/kube";
+import type { CountingProxy } from "@swh/testenv";
 import { type TestCluster, testCluster } from "@swh/testenv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControllerApi, createControllerApi } from "../src/internal/controller-api.js";
-import type { CountingProxy } from "./support/counting-proxy.js";
 import { controllerIdentity, installController } from "./support/harness.js";
 import { clients } from "./support/objects.js";
 

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CoordinationV1Api } from "@kubernetes/client-node";
 import { CONTROLLER_LEADER_LEASE } from "@swh/crd-types";
+import type { CountingProxy } from "@swh/testenv";
 import { httpsGet, kubeconfigYaml, type TestCluster, testCluster, waitFor } from "@swh/testenv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CountingProxy } from "./support/counting-proxy.js";
 import { controllerIdentity, INSTALL_NAMESPACE, installController } from "./support/harness.js";
 import { clients } from "./support/objects.js";
 

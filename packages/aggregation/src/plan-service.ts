@@ -9,6 +9,8 @@ import {
   hasSelector,
   isControllerRefTo,
   isReservedService,
+  LABEL_MANAGED_SERVICE,
+  MANAGED_BY,
   ownerReferenceTo,
   SERVICE_PROBLEMS,
   type ServiceProblem,
@@ -51,7 +53,7 @@ export function planService(
     };
   }
   if (stored === undefined) {
-    const metadata = mergePropagatedMetadata(swh.metadata, {});
+    const metadata = managedMetadata(swh, {});
     return {
       action: "create",
       service: {
@@ -91,7 +93,7 @@ export function planService(
   const spec = mergeServiceSpec(desired, stored.spec);
   if (!spec.ok)
     return { action: "blocked", reason: SERVICE_PROBLEMS.clusterIPImmutable, message: spec.message };
-  const metadata = mergePropagatedMetadata(swh.metadata, stored.metadata ?? {});
+  const metadata = managedMetadata(swh, stored.metadata ?? {});
   const metadataChanged =
     !sameJson(metadata.labels, stored.metadata?.labels) ||
     !sameJson(metadata.annotations, stored.metadata?.annotations);
@@ -110,4 +112,19 @@ export function planService(
       spec: spec.spec,
     },
   };
+}
+
+/**
+ * The labels and annotations of a Service this controller manages: the SWH's propagated ones, plus the label the
+ * agents watch Services by (ADR 0025). Set on create, on adoption, and on every update — so a Service created by an
+ * older controller, or whose label someone removed, gets it back on its next reconcile; without it no agent would
+ * see the Service, and they would withhold its endpoints.
+ */
+function managedMetadata(
+  swh: Readonly<ServiceWithHealthchecks>,
+  stored: Parameters<typeof mergePropagatedMetadata>[1],
+) {
+  const metadata = mergePropagatedMetadata(swh.metadata, stored);
+  metadata.labels[LABEL_MANAGED_SERVICE] = MANAGED_BY;
+  return metadata;
 }

@@ -1,4 +1,5 @@
 import type { V1Service } from "@kubernetes/client-node";
+import { LABEL_MANAGED_SERVICE, MANAGED_BY } from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
 import { planService } from "../src/index.js";
 import { aStoredService, aSwh, ownerRef } from "./support/service-builders.js";
@@ -74,7 +75,7 @@ describe("planService: create", () => {
     );
     const plan = planService(swh, undefined);
     if (plan.action !== "create") throw new Error("expected create");
-    expect(plan.service.metadata?.labels).toEqual({ app: "web" });
+    expect(plan.service.metadata?.labels).toEqual({ app: "web", [LABEL_MANAGED_SERVICE]: MANAGED_BY });
     expect(plan.service.metadata?.annotations).toEqual({
       team: "a",
       "network.deckhouse.io/swh-propagated-labels": '["app"]',
@@ -171,7 +172,7 @@ describe("planService: update", () => {
     const stored = aStoredService(
       {},
       {
-        labels: { app: "web", old: "x", byOthers: "y" },
+        labels: { app: "web", old: "x", byOthers: "y", [LABEL_MANAGED_SERVICE]: MANAGED_BY },
         annotations: {
           "network.deckhouse.io/swh-propagated-labels": '["app","old"]',
           "network.deckhouse.io/swh-propagated-annotations": '["gone"]',
@@ -181,12 +182,43 @@ describe("planService: update", () => {
       },
     );
     const service = updated(planService(aSwh({}, { labels: { app: "web2" } }), stored));
-    expect(service.metadata?.labels).toEqual({ app: "web2", byOthers: "y" });
+    expect(service.metadata?.labels).toEqual({
+      app: "web2",
+      byOthers: "y",
+      [LABEL_MANAGED_SERVICE]: MANAGED_BY,
+    });
     expect(service.metadata?.annotations).toEqual({
       "lb.example.com/id": "abc",
       "network.deckhouse.io/swh-propagated-labels": '["app"]',
       "network.deckhouse.io/swh-propagated-annotations": "[]",
     });
+  });
+});
+
+describe("planService: the label agents watch Services by", () => {
+  const managed = { [LABEL_MANAGED_SERVICE]: MANAGED_BY };
+
+  it("labels a Service an older controller created without the label (upgrade)", () => {
+    const service = updated(planService(aSwh(), aStoredService({}, { labels: { app: "x" } })));
+    expect(service.metadata?.labels).toEqual({ app: "x", ...managed });
+  });
+
+  it("puts the label back when someone removed it, and keeps it when an SWH label claims the key", () => {
+    expect(updated(planService(aSwh(), aStoredService({}, { labels: {} }))).metadata?.labels).toEqual(
+      managed,
+    );
+    const swh = aSwh({}, { labels: { [LABEL_MANAGED_SERVICE]: "other" } });
+    expect(updated(planService(swh, aStoredService())).metadata?.labels).toEqual(managed);
+  });
+
+  it("labels a Service it adopts", () => {
+    const adopted = aStoredService({}, { ownerReferences: [], labels: {}, annotations: {} });
+    expect(updated(planService(aSwh(), adopted)).metadata?.labels).toEqual(managed);
+  });
+
+  it("never labels a Service it does not manage", () => {
+    const selecting = aStoredService({ selector: { app: "web" } }, { ownerReferences: [], labels: {} });
+    expect(planService(aSwh(), selecting).action).toBe("blocked");
   });
 });
 

@@ -29,6 +29,14 @@ export const FIELD_MANAGER_AGENT = "swh-agent";
 
 /** Standard label binding an EndpointSlice to its Service. */
 export const LABEL_SERVICE_NAME = "kubernetes.io/service-name";
+/**
+ * Our label on every Service the controller creates or adopts (value `MANAGED_BY`), so that agents watch only those
+ * Services (`MANAGED_SERVICE_SELECTOR`). A watch filter, never proof of ownership: a tenant can set or remove it on
+ * their own Services, so the agent still checks the controller reference (ADR 0014, ADR 0025).
+ */
+export const LABEL_MANAGED_SERVICE = "network.deckhouse.io/swh-managed-service";
+/** Label selector of the Services the controller manages. */
+export const MANAGED_SERVICE_SELECTOR = `${LABEL_MANAGED_SERVICE}=${MANAGED_BY}`;
 /** Standard label naming the writer of an EndpointSlice. */
 export const LABEL_MANAGED_BY = "endpointslice.kubernetes.io/managed-by";
 /** Our label on an EndpointSlice: the node whose agent owns it. */

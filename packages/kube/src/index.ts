@@ -33,6 +33,8 @@ export {
   type InformerEvent,
   type InformerHandler,
   type InformerOptions,
+  LIST_PAGE_SIZE,
+  type ListPage,
   startInformer,
 } from "./informer.js";
 export { apiErrorMessage, describeApiError, httpStatusOf } from "./internal/api-errors.js";

@@ -1,19 +1,24 @@
 /**
  * A shared-informer: an in-memory cache of one resource kept current by list + watch, with add/update/delete
- * notifications. Unlike client-node's `ListWatch`, which stops for good after any error other than 410 Gone,
- * this informer treats every failure (list error, watch error, API server down, expired resourceVersion) the
- * same way: it re-lists after a capped, jittered exponential backoff, reports the restart in
- * `swh_watch_restarts_total{informer}` and logs it. It also re-lists every `resyncMs` so a missed event cannot
- * leave the cache wrong for long.
+ * notifications, following client-go's reflector (ADR 0025). It lists once, then only watches: a watch the server
+ * closes (its `timeoutSeconds`, 5–10 min) is resumed from the last resourceVersion seen — an event's or a
+ * bookmark's (`allowWatchBookmarks=true`) — without a list. It re-lists only when a watch fails or the
+ * resourceVersion expired (`410 Gone`), and then emits the differences. Lists ask for `resourceVersion=0` (served
+ * from the API server's watch cache, not etcd) on the first list and the last seen resourceVersion after a
+ * failure (never older than what the cache holds), a consistent read after `410`, and are paginated (`limit`,
+ * `continue`) for when the server does not serve them from its cache. Every failure (list error, watch error,
+ * API server down) re-lists after a capped, jittered exponential backoff, is counted in
+ * `swh_watch_restarts_total{informer}` and logged. A resync (`resyncMs`) replays the cache as `update(obj, obj)`
+ * without any request.
  *
  * Why an own loop over client-node's `Watch` rather than wrapping `ListWatch`: restarting `ListWatch` from its
  * error callback races with its internal reconnect logic and it cannot resync, pass the old object to update
- * handlers or report a restart. The loop below is one `while`: list, then watch until the watch ends, decide.
+ * handlers or report a restart. The loop below is one `while`: list, then watch until the watch fails, decide.
  */
 import type { KubeConfig, KubernetesListObject, KubernetesObject } from "@kubernetes/client-node";
 import { Watch } from "@kubernetes/client-node";
 import { type BackoffPolicy, backoffDelay } from "./backoff.js";
-import { sleepUnlessAborted, systemClock } from "./clock.js";
+import { sleepUnlessAborted } from "./clock.js";
 import { httpStatusOf } from "./internal/api-errors.js";
 import { decodeWatchObject } from "./internal/decode-object.js";
 import { deepFreeze } from "./internal/deep-freeze.js";
@@ -44,21 +49,41 @@ export interface InformerOptions<T extends KubernetesObject> {
   name: string;
   /** Watch path, e.g. `/api/v1/pods` or `/apis/discovery.k8s.io/v1/namespaces/ns/endpointslices`. */
   path: string;
-  /** Lists the same collection with the same selectors as `path` + `labelSelector` + `fieldSelector`. */
-  list: () => Promise<KubernetesListObject<T>>;
+  /**
+   * Lists the same collection with the same selectors as `path` + `labelSelector` + `fieldSelector`, passing
+   * `page` on to the API (client-node's list calls take these names as they are).
+   */
+  list: (page: ListPage) => Promise<KubernetesListObject<T>>;
   labelSelector?: string;
   fieldSelector?: string;
   logger: Logger;
   metrics?: KubeMetrics;
-  /** Re-list period; default 10 minutes. */
+  /** Period of the cache replay (`update(obj, obj)` for every object, no request); default 10 minutes. */
   resyncMs?: number;
+  /** `timeoutSeconds` of each watch request; default a random 300–600 s, as client-go. */
+  watchTimeoutSeconds?: () => number;
   /** Restart backoff; default 500 ms doubling to 30 s, with 20 % jitter. */
   backoff?: BackoffPolicy;
   signal: AbortSignal;
 }
 
+/** Which page of a list to fetch: client-node's list parameters of the same names. */
+export interface ListPage {
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  limit: number;
+  _continue?: string;
+}
+
+/** Objects per list page, as client-go's reflector. */
+export const LIST_PAGE_SIZE = 500;
 const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 30_000 };
 const DEFAULT_RESYNC_MS = 10 * 60_000;
+// client-go's reflector: each watch asks the server to end it after a random 5–10 min, which spreads the
+// re-watches of many clients over time after an API server restart.
+const MIN_WATCH_TIMEOUT_S = 300;
+// Longer than two bookmark periods of the API server (about 1 min each).
+const WATCH_INACTIVITY_TIMEOUT_MS = 150_000;
 // A watch that ends cleanly sooner than this without delivering anything is treated as a failure, so a server
 // that keeps closing watches at once cannot make us spin.
 const MIN_HEALTHY_WATCH_MS = 1_000;
@@ -66,7 +91,6 @@ const MIN_HEALTHY_WATCH_MS = 1_000;
 type WatchEnd =
   | { kind: "closed"; events: number; ms: number }
   | { kind: "expired" }
-  | { kind: "resync" }
   | { kind: "stopped" }
   | { kind: "error"; error: unknown };
 
@@ -78,8 +102,15 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
   const cache = new Map<string, Readonly<T>>();
   const handlers: Record<InformerEvent, InformerHandler<T>[]> = { add: [], update: [], delete: [] };
   const resyncMs = opts.resyncMs ?? DEFAULT_RESYNC_MS;
+  const watchTimeoutSeconds =
+    opts.watchTimeoutSeconds ?? (() => MIN_WATCH_TIMEOUT_S + Math.floor(Math.random() * MIN_WATCH_TIMEOUT_S));
   const backoff = opts.backoff ?? DEFAULT_BACKOFF;
   const watch = new Watch(opts.kubeConfig);
+  // client-node aborts a watch after 30 s without a byte, so a quiet watch was re-opened every 30 s (measured:
+  // 4 of an agent's 5 watches within a 35 s window). The API server sends a bookmark about once a minute, so a
+  // live watch is never silent for long; the inactivity limit only has to catch a dead connection. The field is
+  // private in client-node's types, plain in its code (2.0.1).
+  (watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = WATCH_INACTIVITY_TIMEOUT_MS;
   let hasSynced = false;
   let resolveSynced!: () => void;
   let rejectSynced!: (e: Error) => void;
@@ -99,8 +130,8 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
     }
   };
 
-  // Replaces the cache with a fresh list and emits the differences (and, on resync, every unchanged object).
-  const replaceAll = (items: readonly T[], resync: boolean) => {
+  // Replaces the cache with a fresh list and emits the differences.
+  const replaceAll = (items: readonly T[]) => {
     const seen = new Set<string>();
     for (const item of items) {
       const obj = deepFreeze(item);
@@ -109,14 +140,30 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
       const old = cache.get(key);
       cache.set(key, obj);
       if (old === undefined) emit("add", obj);
-      else if (resync || old.metadata?.resourceVersion !== obj.metadata?.resourceVersion)
-        emit("update", obj, old);
+      else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) emit("update", obj, old);
     }
     for (const [key, old] of cache) {
       if (!seen.has(key)) {
         cache.delete(key);
         emit("delete", old);
       }
+    }
+  };
+
+  // Every page of one list; the collection's resourceVersion is the last page's (pages share one snapshot).
+  const listAll = async (resourceVersion: string | undefined): Promise<{ items: T[]; rv: string }> => {
+    const items: T[] = [];
+    let page: ListPage = {
+      limit: LIST_PAGE_SIZE,
+      // NotOlderThan: without it, a resourceVersion with a limit means "exactly that version" (etcd, or 410).
+      ...(resourceVersion !== undefined ? { resourceVersion, resourceVersionMatch: "NotOlderThan" } : {}),
+    };
+    for (;;) {
+      const list = await opts.list(page);
+      items.push(...list.items);
+      const next = list.metadata?._continue;
+      if (!next || signal.aborted) return { items, rv: list.metadata?.resourceVersion ?? "" };
+      page = { limit: LIST_PAGE_SIZE, _continue: next };
     }
   };
 
@@ -135,7 +182,7 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
     }
   };
 
-  const watchUntilEnd = (resourceVersion: string, untilMs: number): Promise<{ end: WatchEnd; rv: string }> =>
+  const watchUntilEnd = (resourceVersion: string): Promise<{ end: WatchEnd; rv: string }> =>
     new Promise((resolve) => {
       let rv = resourceVersion;
       let events = 0;
@@ -145,16 +192,18 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
       const finish = (end: WatchEnd) => {
         if (finished) return;
         finished = true;
-        systemClock.clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
         request?.abort();
         resolve({ end, rv });
       };
       const onAbort = () => finish({ kind: "stopped" });
-      const timer = systemClock.setTimeout(() => finish({ kind: "resync" }), Math.max(0, untilMs));
       signal.addEventListener("abort", onAbort, { once: true });
       if (signal.aborted) return onAbort();
-      const params: Record<string, string> = { resourceVersion: rv, allowWatchBookmarks: "true" };
+      const params: Record<string, string> = {
+        resourceVersion: rv,
+        allowWatchBookmarks: "true",
+        timeoutSeconds: String(watchTimeoutSeconds()),
+      };
       if (opts.labelSelector !== undefined) params.labelSelector = opts.labelSelector;
       if (opts.fieldSelector !== undefined) params.fieldSelector = opts.fieldSelector;
       const onEvent = (type: string, raw: Record<string, unknown> & KubernetesObject) => {
@@ -192,36 +241,42 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
 
   const loop = async () => {
     let failures = 0;
-    let resync = false;
+    // What the next list asks for: "0" (the watch cache, first list), the last resourceVersion seen (after a
+    // failure: never older than the cache), undefined (a consistent read, after 410: that version is gone).
+    let listFrom: string | undefined = "0";
     while (!signal.aborted) {
       try {
-        const list = await opts.list();
+        const list = await listAll(listFrom);
         if (signal.aborted) break;
-        replaceAll(list.items, resync);
-        resync = false;
+        replaceAll(list.items);
         if (!hasSynced) {
           hasSynced = true;
           resolveSynced();
           log.info("informer synced", { objects: cache.size });
         }
-        let rv = list.metadata?.resourceVersion ?? "";
-        const resyncAt = Date.now() + resyncMs;
-        let relist = false;
-        while (!relist && !signal.aborted) {
-          const { end, rv: lastRv } = await watchUntilEnd(rv, resyncAt - Date.now());
+        let rv = list.rv;
+        for (;;) {
+          const startedAt = Date.now();
+          const { end, rv: lastRv } = await watchUntilEnd(rv);
           rv = lastRv;
-          if (end.kind === "error") throw end.error;
-          if (end.kind === "closed" && end.events === 0 && end.ms < MIN_HEALTHY_WATCH_MS) {
-            throw new Error("watch closed immediately");
+          listFrom = rv;
+          if (end.kind === "stopped") return settle();
+          if (end.kind === "error") {
+            // A watch that ran for a while was healthy: its failure starts a new backoff sequence.
+            if (Date.now() - startedAt >= MIN_HEALTHY_WATCH_MS) failures = 0;
+            throw end.error;
           }
-          if (end.kind === "closed" || end.kind === "stopped") continue;
-          if (end.kind === "expired") log.debug("resourceVersion expired; re-listing");
-          resync = end.kind === "resync";
-          relist = true;
+          if (end.kind === "expired") {
+            log.debug("resourceVersion expired; re-listing");
+            listFrom = undefined;
+            break;
+          }
+          if (end.events === 0 && end.ms < MIN_HEALTHY_WATCH_MS) throw new Error("watch closed immediately");
+          failures = 0;
         }
-        failures = 0;
       } catch (err) {
         if (signal.aborted) break;
+        if (httpStatusOf(err) === 410) listFrom = undefined;
         failures++;
         const delayMs = Math.round(backoffDelay(failures, backoff, { fraction: 0.2, random: Math.random }));
         opts.metrics?.watchRestarts.inc({ informer: opts.name });
@@ -229,9 +284,21 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
         await sleepUnlessAborted(delayMs, signal);
       }
     }
+    settle();
+  };
+  const settle = () => {
     if (!hasSynced) rejectSynced(new Error(`informer ${opts.name} stopped before it synced`));
   };
+  // Replays the cache (client-go's resync): handlers see every object again, the API server sees nothing.
+  const replay = async () => {
+    while (!signal.aborted) {
+      await sleepUnlessAborted(resyncMs, signal);
+      if (signal.aborted) return;
+      for (const obj of [...cache.values()]) emit("update", obj, obj);
+    }
+  };
   void loop();
+  void replay();
 
   return {
     list: () => [...cache.values()],

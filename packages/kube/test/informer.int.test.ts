@@ -1,5 +1,14 @@
-import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
-import { type TestCluster, testCluster, waitFor } from "@swh/testenv";
+import { CoreV1Api, type V1ConfigMap, Watch } from "@kubernetes/client-node";
+import {
+  type CountingProxy,
+  httpsGet,
+  kubeConfigForToken,
+  type SeenRequest,
+  startCountingProxy,
+  type TestCluster,
+  testCluster,
+  waitFor,
+} from "@swh/testenv";
 import { Registry } from "prom-client";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createKubeMetrics, type Informer, startInformer } from "../src/index.js";
@@ -8,33 +17,42 @@ import { memoryLogger } from "./support/quiet-logger.js";
 let cluster: TestCluster;
 let core: CoreV1Api;
 const stops: AbortController[] = [];
+const proxies: CountingProxy[] = [];
 
 beforeAll(async () => {
   cluster = await testCluster();
   core = cluster.kubeConfig.makeApiClient(CoreV1Api);
 });
-afterEach(() => {
+afterEach(async () => {
   for (const s of stops.splice(0)) s.abort();
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 
 type Seen = { event: string; name: string; data?: string | undefined; oldData?: string | undefined };
 
-function configMapInformer(namespace: string, opts: { labelSelector?: string } = {}) {
+function configMapInformer(
+  namespace: string,
+  opts: { labelSelector?: string; via?: CountingProxy; watchTimeoutSeconds?: number } = {},
+) {
   const stop = new AbortController();
   stops.push(stop);
   const registry = new Registry();
   const metrics = createKubeMetrics(registry);
   const logger = memoryLogger();
+  const kubeConfig = opts.via ? kubeConfigForToken(opts.via, cluster.info.adminToken) : cluster.kubeConfig;
+  const client = kubeConfig.makeApiClient(CoreV1Api);
   const informer: Informer<V1ConfigMap> = startInformer<V1ConfigMap>({
-    kubeConfig: cluster.kubeConfig,
+    kubeConfig,
     name: "configmaps",
     path: `/api/v1/namespaces/${namespace}/configmaps`,
-    list: () =>
-      core.listNamespacedConfigMap({
+    list: (page) =>
+      client.listNamespacedConfigMap({
         namespace,
         ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+        ...page,
       }),
     ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+    ...(opts.watchTimeoutSeconds ? { watchTimeoutSeconds: () => opts.watchTimeoutSeconds ?? 0 } : {}),
     logger,
     metrics,
     backoff: { initialMs: 200, maxMs: 2_000 },
@@ -48,6 +66,66 @@ function configMapInformer(namespace: string, opts: { labelSelector?: string } =
   informer.on("delete", (o) => seen.push({ event: "delete", name: o.metadata?.name ?? "", data: o.data?.v }));
   const restarts = async () => (await metrics.watchRestarts.get()).values.reduce((n, v) => n + v.value, 0);
   return { informer, seen, restarts, logger };
+}
+
+/** A proxy in front of the API server that records the requests of the informers pointed at it. */
+async function proxy(): Promise<CountingProxy> {
+  const p = await startCountingProxy({ server: cluster.info.server, caPem: cluster.info.caPem });
+  proxies.push(p);
+  return p;
+}
+
+const isWatch = (r: SeenRequest) => new URL(r.path, "https://x").searchParams.get("watch") === "true";
+const params = (r: SeenRequest) => Object.fromEntries(new URL(r.path, "https://x").searchParams);
+/** The informer's lists and watches of `namespace`'s ConfigMaps seen by `p`. */
+function traffic(p: CountingProxy, namespace: string) {
+  const mine = p.requests.filter((r) => r.path.startsWith(`/api/v1/namespaces/${namespace}/configmaps`));
+  return { lists: mine.filter((r) => !isWatch(r)), watches: mine.filter(isWatch) };
+}
+
+/** The API server's count of lists it served from its watch cache, for ConfigMaps (`apiserver_cache_list_total`). */
+async function configMapListsFromCache(): Promise<number> {
+  const port = Number(new URL(cluster.info.server).port);
+  const { body } = await httpsGet(port, "/metrics", { token: cluster.info.adminToken });
+  const names = new Set(
+    body
+      .split("\n")
+      .filter((l) => /^apiserver_cache_list/.test(l))
+      .map((l) => l.split("{")[0]),
+  );
+  console.log(`API server cache list metrics: ${[...names].join(", ")}`);
+  return (
+    body
+      .split("\n")
+      // The label is `resource` since 1.32 (`resource_prefix` before).
+      .filter(
+        (l) =>
+          l.startsWith("apiserver_cache_list_total{") &&
+          (l.includes('resource="configmaps"') || l.includes('resource_prefix="/configmaps"')),
+      )
+      .reduce((sum, l) => sum + Number(l.split(" ").at(-1)), 0)
+  );
+}
+
+/** Whether the API server streams a watch's initial list (`sendInitialEvents=true`, the WatchList feature). */
+async function streamsInitialEvents(namespace: string): Promise<string> {
+  const stop = new AbortController();
+  stops.push(stop);
+  return new Promise((resolve) => {
+    void new Watch(cluster.kubeConfig)
+      .watch(
+        `/api/v1/namespaces/${namespace}/configmaps`,
+        { sendInitialEvents: true, resourceVersionMatch: "NotOlderThan", allowWatchBookmarks: true },
+        (type, obj: { metadata?: { annotations?: Record<string, string> } }) => {
+          if (type === "BOOKMARK" && obj.metadata?.annotations?.["k8s.io/initial-events-end"] === "true") {
+            resolve("streamed (initial-events-end bookmark)");
+          } else if (type === "ERROR") resolve(`refused: ${JSON.stringify(obj)}`);
+        },
+        (err) => resolve(`ended: ${String(err)}`),
+      )
+      .then((req) => stop.signal.addEventListener("abort", () => req.abort()))
+      .catch((err: unknown) => resolve(`refused: ${String(err)}`));
+  });
 }
 
 const cm = (name: string, v: string, labels?: Record<string, string>): V1ConfigMap => ({
@@ -148,5 +226,95 @@ describe("startInformer against a real API server", () => {
     );
     expect(await restarts()).toBeGreaterThan(0);
     expect(logger.lines.some((l) => l.msg === "informer list/watch failed; restarting")).toBe(true);
+  });
+
+  it("resumes a watch the server ends from the last resourceVersion, without listing again", async () => {
+    const namespace = await cluster.createNamespace("inf");
+    await core.createNamespacedConfigMap({ namespace, body: cm("a", "1") });
+    const p = await proxy();
+    // The server ends each watch after 2 s (client-go asks for 5–10 min): several watch cycles in a short test.
+    const { informer, restarts } = configMapInformer(namespace, { via: p, watchTimeoutSeconds: 2 });
+    await informer.synced();
+    await waitFor("three watches", () => traffic(p, namespace).watches.length >= 3, { timeoutMs: 30_000 });
+    await core.createNamespacedConfigMap({ namespace, body: cm("b", "1") });
+    await waitFor("b seen", () => informer.get("b", namespace));
+    await waitFor("another watch", () => traffic(p, namespace).watches.length >= 4, { timeoutMs: 30_000 });
+
+    const { lists, watches } = traffic(p, namespace);
+    // One list, served from the watch cache and paginated; every watch resumes where the last one ended.
+    expect(lists.map(params)).toEqual([
+      { limit: "500", resourceVersion: "0", resourceVersionMatch: "NotOlderThan" },
+    ]);
+    for (const watch of watches) {
+      expect(params(watch)).toMatchObject({ allowWatchBookmarks: "true", timeoutSeconds: "2" });
+      expect(params(watch).resourceVersion).not.toBe("0");
+    }
+    const versions = watches.map((w) => Number(params(w).resourceVersion));
+    expect(versions).toEqual([...versions].sort((x, y) => x - y));
+    expect(await restarts()).toBe(0);
+  });
+
+  it("re-lists after 410 Gone and emits exactly what it missed", async () => {
+    const namespace = await cluster.createNamespace("inf");
+    await core.createNamespacedConfigMap({ namespace, body: cm("kept", "1") });
+    await core.createNamespacedConfigMap({ namespace, body: cm("same", "1") });
+    await core.createNamespacedConfigMap({ namespace, body: cm("doomed", "1") });
+    const p = await proxy();
+    const { informer, seen, restarts } = configMapInformer(namespace, { via: p, watchTimeoutSeconds: 2 });
+    await informer.synced();
+    seen.splice(0);
+
+    // The next watch waits in the proxy: the informer misses the changes below.
+    p.hold((r) => isWatch(r) && r.path.includes(`/namespaces/${namespace}/`));
+    await waitFor("the informer's next watch to wait", () => p.held() > 0, { timeoutMs: 30_000 });
+    await core.patchNamespacedConfigMap({
+      namespace,
+      name: "kept",
+      body: [{ op: "replace", path: "/data/v", value: "2" }],
+    });
+    await core.createNamespacedConfigMap({ namespace, body: cm("after", "1") });
+    await core.deleteNamespacedConfigMap({ namespace, name: "doomed" });
+    // A restarted API server's watch cache starts after these changes: the held watch's version is gone (410).
+    await cluster.restartApiServer();
+    p.release();
+
+    await waitFor(
+      "the missed changes",
+      () =>
+        informer.get("kept", namespace)?.data?.v === "2" &&
+        informer.get("after", namespace) !== undefined &&
+        informer.get("doomed", namespace) === undefined,
+      { timeoutMs: 60_000 },
+    );
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        { event: "update", name: "kept", data: "2", oldData: "1" },
+        { event: "add", name: "after", data: "1" },
+        { event: "delete", name: "doomed", data: "1" },
+      ]),
+    );
+    expect(seen.filter((s) => s.name === "same")).toEqual([]);
+    const { lists } = traffic(p, namespace);
+    // The first list, then one consistent list (no resourceVersion: the old one is gone) after the 410.
+    expect(lists.map(params)).toEqual([
+      { limit: "500", resourceVersion: "0", resourceVersionMatch: "NotOlderThan" },
+      { limit: "500" },
+    ]);
+    expect(await restarts()).toBe(0);
+  });
+
+  it("serves its first list from the API server's watch cache, not etcd", async () => {
+    const namespace = await cluster.createNamespace("inf");
+    await core.createNamespacedConfigMap({ namespace, body: cm("a", "1") });
+    const before = await configMapListsFromCache();
+    const { informer } = configMapInformer(namespace);
+    await informer.synced();
+    const after = await configMapListsFromCache();
+    console.log(
+      `apiserver_cache_list_total for configmaps: ${before} before the informer, ${after} after it synced`,
+    );
+    expect(after - before).toBe(1);
+    // Measured for ADR 0025: whether this API server would also stream the initial list inside the watch.
+    console.log(`sendInitialEvents=true: ${await streamsInitialEvents(namespace)}`);
   });
 });

@@ -47,11 +47,15 @@ export interface SwhSlicesDeps {
   pods(): readonly PodInfo[];
   states(): ProbeStates;
   zoneOf(nodeName: string): string | undefined;
-  /** The Service of that name from a synced cache (undefined = it does not exist, not "not known yet"). */
-  service(namespace: string, name: string): Readonly<V1Service> | undefined;
+  /** The Service of that name (undefined = it does not exist, not "not known yet"); throws when unknown. */
+  service(
+    namespace: string,
+    name: string,
+  ): Readonly<V1Service> | undefined | Promise<Readonly<V1Service> | undefined>;
   /** Reports whether the SWH's endpoints may be published (`undefined` when the SWH is gone). */
   publication(ref: { namespace: string; name: string }, publication: Publication | undefined): void;
-  serviceLabels(swh: SwhInput): ServiceLabels;
+  /** The labels the slices copy from `service` (the Service `service()` returned). */
+  serviceLabels(swh: SwhInput, service: Readonly<V1Service> | undefined): ServiceLabels;
   /** Plans and applies the slices; resolves when the API server has them (throws to be retried). */
   write(request: WriteRequest): Promise<void>;
   /** Reports endpoints whose readiness the write changed (Events, metrics). */
@@ -82,7 +86,8 @@ export async function reconcileSwhSlices(key: string, deps: SwhSlicesDeps): Prom
     deps.publication({ namespace, name }, undefined);
     return;
   }
-  const publication = endpointPublication(obj, deps.service(namespace, name));
+  const service = await deps.service(namespace, name);
+  const publication = endpointPublication(obj, service);
   deps.publication({ namespace, name }, publication);
   let groups: EndpointGroup[] = [];
   // Withholding is planning with no groups: the planner deletes this node's slices of the name, writes none.
@@ -108,7 +113,7 @@ export async function reconcileSwhSlices(key: string, deps: SwhSlicesDeps): Prom
     swh: { ...swh, uid: swh.uid },
     groups,
     existing,
-    serviceLabels: deps.serviceLabels(swh),
+    serviceLabels: deps.serviceLabels(swh, service),
   });
   if (transitions.length > 0) deps.transitions(swh, transitions);
   deps.endpoints({ namespace, name }, countEndpoints(groups));

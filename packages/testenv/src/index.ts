@@ -10,6 +10,7 @@ export {
 } from "./control-plane.js";
 export type { ControlPlaneInfo } from "./control-plane-info.js";
 export { type ControlPlanePids, controlPlanePids } from "./control-plane-pids.js";
+export { type CountingProxy, type SeenRequest, startCountingProxy } from "./counting-proxy.js";
 export { type HttpsAnswer, httpsGet } from "./https-get.js";
 export { type KubeProxy, SERVICE_CIDRS, type StartKubeProxyOptions, startKubeProxy } from "./kube-proxy.js";
 export { type ClusterEndpoint, kubeConfigForToken, kubeconfigYaml } from "./kubeconfig.js";

@@ -2,6 +2,8 @@
  * The agent's own Prometheus metrics, named as deploy/METRICS.md lists them (the dashboard and alert rules
  * read these names). Informer and queue metrics come from @swh/kube on the same registry.
  */
+
+import type { EndpointCounts } from "@swh/slice-writer";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 export type ProbeModeLabel = "tcp" | "http" | "postgres";
@@ -76,7 +78,7 @@ export function createAgentMetrics(
     }),
     endpoints: new Gauge({
       name: "swh_endpoints",
-      help: "Endpoints this agent publishes, per ServiceWithHealthchecks and state.",
+      help: "Endpoints this agent publishes, per ServiceWithHealthchecks and state (only SWHs with endpoints on this node).",
       labelNames: ["namespace", "service", "state"],
       registers,
     }),
@@ -101,6 +103,29 @@ export function createAgentMetrics(
   };
   metrics.buildInfo.set({ component: "agent", version }, 1);
   return metrics;
+}
+
+/**
+ * Sets the per-SWH series of `namespace/name` — or removes them when the SWH is gone (`counts` undefined) or has
+ * no endpoint on this node — so that an agent exports series only for the SWHs of its node (ADR 0025): a cluster of
+ * N nodes and M SWHs carries about M series per state in total, not N × M.
+ */
+export function recordEndpointCounts(
+  metrics: Pick<AgentMetrics, "endpoints" | "endpointTransitions">,
+  ref: { namespace: string; name: string },
+  counts: EndpointCounts | undefined,
+): void {
+  const onNode = counts !== undefined && counts.ready + counts.not_ready + counts.terminating > 0;
+  for (const state of ["ready", "not_ready", "terminating"] as const) {
+    const labels = { namespace: ref.namespace, service: ref.name, state };
+    if (onNode) metrics.endpoints.set(labels, counts[state]);
+    else metrics.endpoints.remove(labels);
+  }
+  if (!onNode) {
+    for (const to of ["ready", "not_ready"] as const) {
+      metrics.endpointTransitions.remove({ namespace: ref.namespace, service: ref.name, to });
+    }
+  }
 }
 
 /** The `mode` label of a probe mode. */

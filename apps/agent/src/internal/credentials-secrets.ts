@@ -71,9 +71,9 @@ export function startCredentialsSecrets(opts: {
       metrics: opts.metrics,
       signal: opts.signal,
       ...(opts.resyncMs !== undefined ? { resyncMs: opts.resyncMs } : {}),
-      list: async () => {
+      list: async (page) => {
         try {
-          const list = await core.listNamespacedSecret({ namespace, fieldSelector });
+          const list = await core.listNamespacedSecret({ namespace, fieldSelector, ...page });
           delete refusal.message;
           return list;
         } catch (err) {

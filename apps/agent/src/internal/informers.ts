@@ -1,7 +1,8 @@
 /**
- * The agent's watches, each narrowed server-side to what one node needs (SPEC §6): its node's Pods, its own
- * EndpointSlices, its own Node. SWHs and Services are watched cluster-wide (small objects; an SWH in any namespace
- * may select pods here). Credentials Secrets are watched only in enabled namespaces: credentials-secrets.ts.
+ * The agent's watches, each narrowed server-side to what one node needs (SPEC §6, ADR 0025): its node's Pods, its
+ * own EndpointSlices, its own Node, the Services the controller manages (by its label: Services of other software
+ * never reach the agent). SWHs are watched cluster-wide (small objects; an SWH in any namespace may select pods
+ * here). Credentials Secrets are watched only in enabled namespaces: credentials-secrets.ts.
  */
 import {
   CoreV1Api,
@@ -15,7 +16,13 @@ import {
   type V1Pod,
   type V1Service,
 } from "@kubernetes/client-node";
-import { GROUP, PLURAL, type ServiceWithHealthchecksSpec, VERSION } from "@swh/crd-types";
+import {
+  GROUP,
+  MANAGED_SERVICE_SELECTOR,
+  PLURAL,
+  type ServiceWithHealthchecksSpec,
+  VERSION,
+} from "@swh/crd-types";
 import { type Informer, type KubeMetrics, type Logger, startInformer } from "@swh/kube";
 import { sliceLabelSelector } from "@swh/slice-writer";
 
@@ -61,17 +68,18 @@ export function startAgentInformers(opts: {
       name: "pods",
       path: "/api/v1/pods",
       fieldSelector: podSelector,
-      list: () => core.listPodForAllNamespaces({ fieldSelector: podSelector }),
+      list: (page) => core.listPodForAllNamespaces({ fieldSelector: podSelector, ...page }),
     }),
     swhs: startInformer<SwhObject>({
       ...common,
       name: "servicewithhealthchecks",
       path: `/apis/${GROUP}/${VERSION}/${PLURAL}`,
-      list: async () =>
+      list: async (page) =>
         (await custom.listClusterCustomObject({
           group: GROUP,
           version: VERSION,
           plural: PLURAL,
+          ...page,
         })) as KubernetesListObject<SwhObject>,
     }),
     slices: startInformer<V1EndpointSlice>({
@@ -79,20 +87,21 @@ export function startAgentInformers(opts: {
       name: "endpointslices",
       path: "/apis/discovery.k8s.io/v1/endpointslices",
       labelSelector: sliceSelector,
-      list: () => discovery.listEndpointSliceForAllNamespaces({ labelSelector: sliceSelector }),
+      list: (page) => discovery.listEndpointSliceForAllNamespaces({ labelSelector: sliceSelector, ...page }),
     }),
     nodes: startInformer<V1Node>({
       ...common,
       name: "nodes",
       path: "/api/v1/nodes",
       fieldSelector: nodeSelector,
-      list: () => core.listNode({ fieldSelector: nodeSelector }),
+      list: (page) => core.listNode({ fieldSelector: nodeSelector, ...page }),
     }),
     services: startInformer<V1Service>({
       ...common,
       name: "services",
       path: "/api/v1/services",
-      list: () => core.listServiceForAllNamespaces(),
+      labelSelector: MANAGED_SERVICE_SELECTOR,
+      list: (page) => core.listServiceForAllNamespaces({ labelSelector: MANAGED_SERVICE_SELECTOR, ...page }),
     }),
   };
 }

@@ -19,6 +19,7 @@ import {
   crdManifest,
   GROUP,
   LABEL_MANAGED_BY,
+  LABEL_MANAGED_SERVICE,
   LABEL_NODE,
   MANAGED_BY,
   ownerReferenceTo,
@@ -53,12 +54,12 @@ export async function installAgent(cluster: TestCluster): Promise<void> {
 /** A kubeconfig acting as the agent's ServiceAccount (only the RBAC from deploy/manifests). */
 export async function agentKubeConfig(
   cluster: TestCluster,
-): Promise<{ kubeConfig: KubeConfig; path: string }> {
-  const { kubeConfig, kubeconfigPath } = await cluster.serviceAccountKubeConfig(
+): Promise<{ kubeConfig: KubeConfig; path: string; token: string }> {
+  const { kubeConfig, kubeconfigPath, token } = await cluster.serviceAccountKubeConfig(
     INSTALL_NAMESPACE,
     "swh-agent",
   );
-  return { kubeConfig, path: kubeconfigPath };
+  return { kubeConfig, path: kubeconfigPath, token };
 }
 
 /** A logger keeping lines in memory (printed live when SWH_TEST_LOGS=1). */
@@ -131,12 +132,14 @@ export function clients(kc: KubeConfig) {
           spec,
         },
       });
-      // The Service the controller would create: same name, no selector, controlled by the SWH (ADR 0014).
+      // The Service the controller would create: same name, no selector, controlled by the SWH (ADR 0014),
+      // labelled for the agents' watch (ADR 0025).
       await core.createNamespacedService({
         namespace,
         body: {
           metadata: {
             name,
+            labels: { [LABEL_MANAGED_SERVICE]: MANAGED_BY },
             ownerReferences: [ownerReferenceTo(swh as { metadata?: { name?: string; uid?: string } })],
           },
           spec: {

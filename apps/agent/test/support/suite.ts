@@ -5,10 +5,13 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ProbeSpec } from "@swh/crd-types";
 import {
+  type CountingProxy,
   createNode,
   createPod,
   enableCredentialsNamespaces,
+  kubeConfigForToken,
   type PodSpecLite,
+  startCountingProxy,
   type TestCluster,
   testCluster,
   waitFor,
@@ -29,13 +32,16 @@ export interface AgentSuite {
   cluster: TestCluster;
   admin: ReturnType<typeof clients>;
   agentKubeConfig: KubeConfig;
+  /** The agent ServiceAccount's token. */
+  agentToken: string;
   /** Registers a cleanup run after the current test (last in, first out). */
   cleanup(fn: () => Promise<unknown>): void;
   /**
    * A fresh namespace, node and agent. `credentials: true` enables the namespace's credentials Secrets for its
-   * agent as an administrator would with the chart (RoleBinding + flag).
+   * agent as an administrator would with the chart (RoleBinding + flag). `proxied: true` runs the agent through
+   * a counting proxy (`Scenario.proxy`) that records its requests.
    */
-  scenario(prefix: string, opts?: { credentials?: boolean }): Promise<Scenario>;
+  scenario(prefix: string, opts?: { credentials?: boolean; proxied?: boolean }): Promise<Scenario>;
 }
 
 export interface Scenario {
@@ -44,6 +50,8 @@ export interface Scenario {
   /** `10.244.<octet>`: this test's pod addresses. */
   net: string;
   agent: Awaited<ReturnType<typeof startAgent>>;
+  /** The agent's requests, when the scenario is `proxied`. */
+  proxy: CountingProxy | undefined;
   /** Creates a running pod of this scenario's namespace on its node. */
   pod(
     name: string,
@@ -76,7 +84,9 @@ export function agentSuite(firstOctet: number): AgentSuite {
     suite.cluster = await testCluster();
     suite.admin = clients(suite.cluster.kubeConfig);
     await installAgent(suite.cluster);
-    suite.agentKubeConfig = (await agentKubeConfig(suite.cluster)).kubeConfig;
+    const identity = await agentKubeConfig(suite.cluster);
+    suite.agentKubeConfig = identity.kubeConfig;
+    suite.agentToken = identity.token;
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -89,7 +99,14 @@ export function agentSuite(firstOctet: number): AgentSuite {
     await createNode(cluster.kubeConfig, { name: node, zone: "zone-a" });
     const net = `10.244.${octet++}`;
     if (opts.credentials) await enableCredentialsNamespaces(cluster, [namespace]);
-    const agent = await startAgent(suite.agentKubeConfig, node, {
+    const proxy = opts.proxied
+      ? await startCountingProxy({ server: cluster.info.server, caPem: cluster.info.caPem })
+      : undefined;
+    if (proxy) suite.cleanup(() => proxy.close());
+    const kubeConfig = proxy
+      ? kubeConfigForToken(proxy, suite.agentToken, "swh-agent")
+      : suite.agentKubeConfig;
+    const agent = await startAgent(kubeConfig, node, {
       credentialsNamespaces: opts.credentials ? [namespace] : [],
     });
     suite.cleanup(() => agent.stop());
@@ -99,6 +116,7 @@ export function agentSuite(firstOctet: number): AgentSuite {
       node,
       net,
       agent,
+      proxy,
       slices,
       pod: (name, ips, labels, extra) =>
         createPod(cluster.kubeConfig, { name, namespace, node, ips, labels, ...extra }),

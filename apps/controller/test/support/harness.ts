@@ -5,8 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { crdManifest } from "@swh/crd-types";
-import { kubeConfigForToken, type TestCluster } from "@swh/testenv";
-import { type CountingProxy, startCountingProxy } from "./counting-proxy.js";
+import { type CountingProxy, kubeConfigForToken, startCountingProxy, type TestCluster } from "@swh/testenv";
 
 /** The install namespace of the shipped manifests. */
 export const INSTALL_NAMESPACE = "swh-system";

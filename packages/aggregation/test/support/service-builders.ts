@@ -1,6 +1,12 @@
 /** Small builders of SWHs and their Services for unit tests: each returns a deep-frozen object so a mutating core fails loudly. */
 import type { V1Service } from "@kubernetes/client-node";
-import { API_VERSION, KIND, type ServiceWithHealthchecks } from "@swh/crd-types";
+import {
+  API_VERSION,
+  KIND,
+  LABEL_MANAGED_SERVICE,
+  MANAGED_BY,
+  type ServiceWithHealthchecks,
+} from "@swh/crd-types";
 export function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -43,6 +49,7 @@ export function aStoredService(
       namespace: "ns",
       resourceVersion: "100",
       ownerReferences: [ownerRef()],
+      labels: { [LABEL_MANAGED_SERVICE]: MANAGED_BY },
       annotations: {
         "network.deckhouse.io/swh-propagated-labels": "[]",
         "network.deckhouse.io/swh-propagated-annotations": "[]",

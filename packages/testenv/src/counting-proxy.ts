@@ -1,11 +1,14 @@
 /**
  * A TLS reverse proxy in front of the real API server that records every request passing through it, so a test
- * can count the controller's writes. It forwards bytes unchanged (watches stream through), keeps the caller's
- * bearer token (RBAC still applies to the controller's own identity), and answers 502 while the upstream is down.
+ * can count an app's writes, lists and watches. It forwards bytes unchanged (watches stream through), keeps the
+ * caller's bearer token (RBAC still applies to the app's own identity), and answers 502 while the upstream is
+ * down. `hold` keeps matching requests waiting (not forwarded, not answered) until `release`, so a test can make
+ * a client miss changes without cutting anything else.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, request } from "node:https";
 import type { AddressInfo } from "node:net";
-import { makeCa } from "@swh/testenv";
+import { makeCa } from "./make-ca.js";
 
 /** One request seen by the proxy. */
 export interface SeenRequest {
@@ -14,15 +17,24 @@ export interface SeenRequest {
   at: number;
 }
 
+/** A running proxy: point a kubeconfig at `server` with `caPem` (`kubeConfigForToken(proxy, token)`). */
 export interface CountingProxy {
   server: string;
   caPem: string;
+  /** Every request so far, in arrival order (held ones included). */
   requests: SeenRequest[];
   /** Requests that change state (not GET, not a watch). */
   writes(sinceMs?: number): SeenRequest[];
+  /** Holds every later request for which `matches` is true until `release()`. */
+  hold(matches: (request: SeenRequest) => boolean): void;
+  /** How many held requests wait. */
+  held(): number;
+  /** Stops holding and forwards the held requests. */
+  release(): void;
   close(): Promise<void>;
 }
 
+/** Starts a proxy in front of `upstream` on a free loopback port. */
 export async function startCountingProxy(upstream: {
   server: string;
   caPem: string;
@@ -31,8 +43,19 @@ export async function startCountingProxy(upstream: {
   const cert = ca.issue({ commonName: "127.0.0.1", altNames: ["127.0.0.1"] });
   const target = new URL(upstream.server);
   const requests: SeenRequest[] = [];
+  let holding: ((request: SeenRequest) => boolean) | undefined;
+  const waiting: (() => void)[] = [];
   const server = createServer({ cert: cert.certPem, key: cert.keyPem }, (req, res) => {
-    requests.push({ method: req.method ?? "", path: req.url ?? "", at: Date.now() });
+    const seen = { method: req.method ?? "", path: req.url ?? "", at: Date.now() };
+    requests.push(seen);
+    if (holding?.(seen)) {
+      req.pause();
+      waiting.push(() => forward(req, res));
+      return;
+    }
+    forward(req, res);
+  });
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
     const headers = { ...req.headers, host: target.host };
     const out = request(
       {
@@ -54,8 +77,9 @@ export async function startCountingProxy(upstream: {
       else res.destroy();
     });
     req.pipe(out);
+    req.resume();
     res.on("close", () => out.destroy());
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
@@ -64,6 +88,14 @@ export async function startCountingProxy(upstream: {
     requests,
     writes: (sinceMs = 0) =>
       requests.filter((r) => r.at >= sinceMs && r.method !== "GET" && r.method !== "HEAD"),
+    hold: (matches) => {
+      holding = matches;
+    },
+    held: () => waiting.length,
+    release: () => {
+      holding = undefined;
+      for (const go of waiting.splice(0)) go();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

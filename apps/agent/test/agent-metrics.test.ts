@@ -1,0 +1,35 @@
+import { Registry } from "prom-client";
+import { describe, expect, it } from "vitest";
+import { createAgentMetrics, recordEndpointCounts } from "../src/internal/agent-metrics.js";
+
+async function series(registry: Registry): Promise<string[]> {
+  const text = await registry.metrics();
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith("swh_endpoint"))
+    .sort();
+}
+
+describe("recordEndpointCounts", () => {
+  it("exports an SWH's series while it has endpoints on the node and removes them when it has none or is gone", async () => {
+    const registry = new Registry();
+    const metrics = createAgentMetrics(registry, "test");
+    const web = { namespace: "ns", name: "web" };
+    const db = { namespace: "ns", name: "db" };
+    recordEndpointCounts(metrics, web, { ready: 2, not_ready: 1, terminating: 0 });
+    metrics.endpointTransitions.inc({ namespace: "ns", service: "web", to: "ready" });
+    recordEndpointCounts(metrics, db, { ready: 0, not_ready: 0, terminating: 0 });
+    expect(await series(registry)).toEqual([
+      'swh_endpoint_transitions_total{namespace="ns",service="web",to="ready"} 1',
+      'swh_endpoints{namespace="ns",service="web",state="not_ready"} 1',
+      'swh_endpoints{namespace="ns",service="web",state="ready"} 2',
+      'swh_endpoints{namespace="ns",service="web",state="terminating"} 0',
+    ]);
+
+    recordEndpointCounts(metrics, web, { ready: 0, not_ready: 0, terminating: 0 });
+    expect(await series(registry)).toEqual([]);
+    recordEndpointCounts(metrics, web, { ready: 1, not_ready: 0, terminating: 0 });
+    recordEndpointCounts(metrics, web, undefined);
+    expect(await series(registry)).toEqual([]);
+  });
+});
