@@ -29,6 +29,7 @@ export interface PhaseFigures {
   bytesSent: number;
   watchEvents: number;
   watchEventsByResource: Record<string, number>;
+  bookmarks: number;
 }
 
 /** `after - before` of one agent's meter, classified. */
@@ -54,6 +55,7 @@ export function phaseFigures(node: string, before: ApiUsage, after: ApiUsage): P
     bytesSent: after.bytesSent - before.bytesSent,
     watchEvents: sum(Object.values(events)),
     watchEventsByResource: events,
+    bookmarks: sum(Object.values(diff(before.bookmarks, after.bookmarks))),
   };
 }
 
@@ -63,7 +65,7 @@ export function printPhase(title: string, seconds: number, figures: readonly Pha
     f.node,
     `watches ${f.watches}, heartbeat ${f.heartbeat}, other ${f.otherTotal}${describeOther(f.other)}; ` +
       `received ${kb(f.bytesReceived)} KB (${(f.bytesReceived / seconds).toFixed(0)} B/s), sent ${kb(f.bytesSent)} KB; ` +
-      `watch events ${f.watchEvents}${describeOther(f.watchEventsByResource)}`,
+      `watch events ${f.watchEvents}${describeOther(f.watchEventsByResource)}, bookmarks ${f.bookmarks}`,
   ]);
   rows.push(
     ["requests besides watches + heartbeat: min/median/max", spread(figures.map((f) => f.otherTotal))],
@@ -120,6 +122,10 @@ export function extrapolationRows(opts: {
     const others = step.figures.filter((f) => !step.involvedNodes.has(f.node));
     const total = (pick: (f: PhaseFigures) => number) =>
       mean(involved, pick) * step.involved + mean(others, pick) * (n - step.involved);
+    if (others.length === 0) {
+      rows.push([`${step.name}`, "n/a: every node was involved (run with more nodes)"]);
+      continue;
+    }
     rows.push(
       [`${step.name}: bytes the API server sends to agents`, human(total((f) => f.bytesReceived))],
       [`${step.name}: watch events sent to agents`, total((f) => f.watchEvents).toFixed(0)],

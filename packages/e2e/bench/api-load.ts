@@ -98,7 +98,7 @@ try {
       agents.set(node, await product.startAgent(node, [], { via: meter.endpoint }));
     }),
   );
-  const zero = { requests: {}, bytesReceived: 0, bytesSent: 0, watchEvents: {} };
+  const zero = { requests: {}, bytesReceived: 0, bytesSent: 0, watchEvents: {}, bookmarks: {} };
   await waitFor("every endpoint published ready", async () => readyEndpoints() === expectedReady, {
     timeoutMs: 1_800_000,
     intervalMs: 1000,
@@ -218,13 +218,15 @@ function checkTargets(
 ): void {
   const steadyOther = Math.max(...steady.map((f) => f.otherTotal));
   const uninvolved = change.filter((f) => !involved.has(f.node));
-  const changeOther = Math.max(0, ...uninvolved.map((f) => f.otherTotal));
+  const changeOther =
+    uninvolved.length === 0 ? "n/a" : String(Math.max(...uninvolved.map((f) => f.otherTotal)));
+  const events = uninvolved.map((f) => f.watchEvents);
   printFigures("targets", [
     ["steady: most requests besides watches + heartbeat by one agent (target 0)", String(steadyOther)],
-    ["SWH change: most requests besides heartbeat by an uninvolved agent (target 0)", String(changeOther)],
+    ["SWH change: most requests besides watches + heartbeat by an uninvolved agent (target 0)", changeOther],
     [
       "SWH change: watch events per uninvolved agent min / max (target: the SWH's own events)",
-      `${Math.min(...uninvolved.map((f) => f.watchEvents))} / ${Math.max(...uninvolved.map((f) => f.watchEvents))}`,
+      events.length === 0 ? "n/a (every node involved)" : `${Math.min(...events)} / ${Math.max(...events)}`,
     ],
   ]);
 }

@@ -20,8 +20,10 @@ export interface ApiUsage {
   bytesReceived: number;
   /** Request body bytes the client sent. */
   bytesSent: number;
-  /** Watch events received, by watched resource. */
+  /** Watch events received (ADDED, MODIFIED, DELETED, ERROR), by watched resource. */
   watchEvents: Record<string, number>;
+  /** BOOKMARK events received (no object change: the server's progress notes), by watched resource. */
+  bookmarks: Record<string, number>;
 }
 
 /** A running meter: point the client at `endpoint`. */
@@ -38,7 +40,7 @@ export async function startApiMeter(upstream: ClusterEndpoint): Promise<ApiMeter
   const serving = ca.issue({ commonName: "swh-api-meter", altNames: ["127.0.0.1"] });
   const pool = new Agent({ keepAlive: true, ca: upstream.caPem });
   const target = new URL(upstream.server);
-  const counts: ApiUsage = { requests: {}, bytesReceived: 0, bytesSent: 0, watchEvents: {} };
+  const counts: ApiUsage = { requests: {}, bytesReceived: 0, bytesSent: 0, watchEvents: {}, bookmarks: {} };
   const add = (map: Record<string, number>, key: string, n = 1) => {
     map[key] = (map[key] ?? 0) + n;
   };
@@ -58,10 +60,18 @@ export async function startApiMeter(upstream: ClusterEndpoint): Promise<ApiMeter
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
+        // The API server streams a watch as one JSON event per line; only the line being received is kept.
+        let line = "";
         answer.on("data", (chunk: Buffer) => {
           counts.bytesReceived += chunk.length;
-          // The API server streams a watch as one JSON event per line.
-          if (verb === "watch") add(counts.watchEvents, resource, countNewlines(chunk));
+          if (verb === "watch") {
+            const lines = (line + chunk.toString("utf8")).split("\n");
+            line = lines.pop() ?? "";
+            for (const event of lines) {
+              const bookmark = event.startsWith('{"type":"BOOKMARK"');
+              add(bookmark ? counts.bookmarks : counts.watchEvents, resource);
+            }
+          }
           res.write(chunk);
         });
         answer.on("end", () => res.end());
@@ -113,10 +123,4 @@ export function describeRequest(method: string, url: string): { verb: string; re
   };
   const verb = watch ? "watch" : (verbs[method.toUpperCase()] ?? (name === undefined ? "list" : "get"));
   return { verb, resource: kind };
-}
-
-function countNewlines(chunk: Buffer): number {
-  let n = 0;
-  for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
-  return n;
 }

@@ -34,7 +34,7 @@ describe("startApiMeter", () => {
     const cert = ca.issue({ commonName: "upstream", altNames: ["127.0.0.1"] });
     const seen: string[] = [];
     const events = [
-      '{"type":"ADDED","object":{}}\n{"type":"MODIFIED",',
+      '{"type":"ADDED","object":{}}\n{"type":"BOOKMARK","object":{}}\n{"type":"MODIFIED",',
       '"object":{}}\n{"type":"DELETED","object":{}}\n',
     ];
     const upstream = createServer({ cert: cert.certPem, key: cert.keyPem }, (req, res) => {
@@ -81,6 +81,7 @@ describe("startApiMeter", () => {
       bytesReceived: events.join("").length + 10,
       bytesSent: 5,
       watchEvents: { pods: 3 },
+      bookmarks: { pods: 1 },
     });
   });
 });
