@@ -27,6 +27,8 @@ export interface WorldShape {
   services: number;
   swhs: number;
   periodSeconds: number;
+  /** Probe timeout: a loaded machine answers slowly, and a timeout flips an endpoint (the figures then show it). */
+  timeoutSeconds: number;
 }
 
 /** Names and groups of what {@link buildWorld} made. */
@@ -48,7 +50,12 @@ const podAddress = (g: number) => `10.244.${100 + Math.floor(g / 200)}.${(g % 20
 export const groupLabel = (g: number) => `g-${g}`;
 
 /** An SWH manifest selecting group `i mod groups`, probing HTTP every `periodSeconds` with `timeoutSeconds`. */
-export function swhManifest(i: number, groups: number, periodSeconds: number, timeoutSeconds = 1): object {
+export function swhManifest(
+  i: number,
+  groups: number,
+  periodSeconds: number,
+  timeoutSeconds: number,
+): object {
   return serviceWithHealthchecks(
     { name: swhName(i), namespace: SWH_NAMESPACE },
     {
@@ -133,7 +140,7 @@ export async function buildWorld(cluster: TestCluster, shape: WorldShape): Promi
       version: VERSION,
       namespace: SWH_NAMESPACE,
       plural: PLURAL,
-      body: swhManifest(i, groups, shape.periodSeconds),
+      body: swhManifest(i, groups, shape.periodSeconds, shape.timeoutSeconds),
     }),
   );
   return {
