@@ -1,3 +1,4 @@
+export { type ApiMeter, type ApiUsage, describeRequest, startApiMeter } from "./api-meter.js";
 export { diffCounts, readApiServerMetrics, writesByResource } from "./api-server-metrics.js";
 export { type AppProcess, type AppProcessOptions, startApp, tail } from "./app-process.js";
 export { type Backend, startHttpBackend, startTcpBackend } from "./backends.js";

@@ -3,12 +3,12 @@
  * @swh/crd-types, the namespace and RBAC rendered from the Helm chart (deploy/manifests), and the apps as
  * processes acting as their own ServiceAccounts — so a missing permission fails here as it would in production.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiextensionsV1Api } from "@kubernetes/client-node";
 import { crdManifest, GROUP, PLURAL } from "@swh/crd-types";
-import { type TestCluster, waitFor } from "@swh/testenv";
+import { type ClusterEndpoint, kubeconfigYaml, type TestCluster, waitFor } from "@swh/testenv";
 import { type AppProcess, startApp } from "./app-process.js";
 import { MANIFESTS_DIR } from "./repo-paths.js";
 
@@ -97,13 +97,28 @@ export class Product {
     return app;
   }
 
-  /** Starts the agent of `node` and waits until it is ready; `extraArgs` after the options'. */
-  async startAgent(node: string, extraArgs?: string[]): Promise<AppProcess> {
+  /**
+   * Starts the agent of `node` and waits until it is ready; `extraArgs` after the options'. `opts.via` sends its
+   * API requests to another endpoint (e.g. an `ApiMeter` in front of the API server), with the same token.
+   */
+  async startAgent(
+    node: string,
+    extraArgs?: string[],
+    opts: { via?: ClusterEndpoint } = {},
+  ): Promise<AppProcess> {
+    // The name is a log file name too: a node name may have 253 characters, a file name at most 255 bytes.
+    const name = `swh-agent-${node.slice(0, 63)}-${++this.#counter}`;
+    const identity = await this.#identity("swh-agent");
+    let kubeconfigPath = identity.kubeconfigPath;
+    if (opts.via !== undefined) {
+      kubeconfigPath = join(this.logDir, `${name}.kubeconfig`);
+      const user = `system:serviceaccount:${INSTALL_NAMESPACE}:swh-agent`;
+      writeFileSync(kubeconfigPath, kubeconfigYaml(opts.via, identity.token, user), { mode: 0o600 });
+    }
     const app = await startApp({
       app: "agent",
-      // The name is a log file name too: a node name may have 253 characters, a file name at most 255 bytes.
-      name: `swh-agent-${node.slice(0, 63)}-${++this.#counter}`,
-      kubeconfigPath: (await this.#identity("swh-agent")).kubeconfigPath,
+      name,
+      kubeconfigPath,
       namespace: INSTALL_NAMESPACE,
       logDir: this.logDir,
       metricsToken: (await this.#identity(METRICS_READER)).token,

@@ -35,6 +35,11 @@ export interface ControlPlane extends ControlPlaneInfo {
 export interface StartControlPlaneOptions {
   /** Also run kube-controller-manager (garbage-collector + namespace controllers only). Default true. */
   controllerManager?: boolean;
+  /**
+   * More kube-controller-manager controllers to run, by name (e.g. `endpointslice-controller`, for a benchmark
+   * that compares with Services that have selectors). Default: none.
+   */
+  extraControllers?: readonly string[];
   /** Directory with the binaries; default `$SWH_BIN_DIR`, else the output of `scripts/build-binaries.sh`. */
   binDir?: string;
   /** Keep the work dir (logs, etcd data) after `stop()`, for debugging. Default `$SWH_KEEP_WORKDIR === "1"`. */
@@ -95,6 +100,7 @@ export async function startControlPlane(opts: StartControlPlaneOptions = {}): Pr
       lifecycle,
       opts.controllerManager ?? true,
       opts.auditLog,
+      opts.extraControllers ?? [],
     );
     return { ...info, stop };
   } catch (error) {
@@ -111,6 +117,7 @@ async function startProcesses(
   lifecycle: { stopping: boolean },
   withControllerManager: boolean,
   auditLog: AuditLogOptions | undefined,
+  extraControllers: readonly string[],
 ): Promise<ControlPlaneInfo> {
   const logs = join(workDir, "logs");
   mkdirSync(logs);
@@ -220,7 +227,7 @@ async function startProcesses(
       command: join(binDir, "kube-controller-manager"),
       args: [
         `--kubeconfig=${adminKubeconfigPath}`,
-        "--controllers=garbage-collector-controller,namespace-controller",
+        `--controllers=${["garbage-collector-controller", "namespace-controller", ...extraControllers].join(",")}`,
         "--leader-elect=false",
         "--secure-port=0",
         "--use-service-account-credentials=false",
