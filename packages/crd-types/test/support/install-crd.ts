@@ -10,9 +10,7 @@ import { type TestCluster, waitFor } from "@swh/testenv";
 import { parse } from "yaml";
 import { callApi } from "./api.js";
 
-const CRD_FILE = fileURLToPath(
-  new URL("../../../../deploy/chart/files/crd.yaml", import.meta.url),
-);
+const CRD_FILE = fileURLToPath(new URL("../../../../deploy/chart/files/crd.yaml", import.meta.url));
 const CRD_COLLECTION = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const CRD_PATH = `${CRD_COLLECTION}/servicewithhealthchecks.network.deckhouse.io`;
 
