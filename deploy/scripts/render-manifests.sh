@@ -61,6 +61,15 @@ NS
 } >"$out/manifests/namespace.yaml"
 
 
+# A kustomization over every file, so `kubectl apply --server-side -k` installs them in one step and an overlay
+# can point the images at a registry (docs/install.md). kustomize orders the Namespace and the CRD first.
+{
+  header
+  printf 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n'
+  for f in "$out"/manifests/*.yaml; do printf '  - %s\n' "$(basename "$f")"; done
+} >"$out/manifests/kustomization.yaml.tmp"
+mv "$out/manifests/kustomization.yaml.tmp" "$out/manifests/kustomization.yaml"
+
 cp "$DEPLOY_DIR/chart/files/dashboard.json" "$out/dashboards/service-with-healthchecks.json"
 cp "$DEPLOY_DIR/chart/files/alerts.yaml" "$out/prometheus/alerts.yaml"
 
