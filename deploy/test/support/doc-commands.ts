@@ -9,16 +9,20 @@ import { dirname, join } from "node:path";
 import { kubeconfigYaml, type TestCluster } from "@swh/testenv";
 import { DEPLOY_DIR, ROOT_DIR, type RunResult, requiredTool, run } from "./tools.ts";
 
-const MARKED_BLOCK = /<!-- tested: ([a-z0-9-]+) -->\n```sh\n([\s\S]*?)\n```/g;
+/** A marker line, then a ```sh fence at the same indentation (blocks inside list items are indented). */
+const MARKED_BLOCK = /^( *)<!-- tested: ([a-z0-9-]+) -->\n\1```sh\n([\s\S]*?)\n\1```/gm;
 
 /** The tested command blocks of `doc` (a path relative to the repository root), by name. */
 export function docCommands(doc: string): Map<string, string> {
   const text = readFileSync(join(ROOT_DIR, doc), "utf8");
   const blocks = new Map<string, string>();
-  for (const [, name, body] of text.matchAll(MARKED_BLOCK)) {
+  for (const [, indent = "", name, body] of text.matchAll(MARKED_BLOCK)) {
     if (!name || body === undefined) continue;
     if (blocks.has(name)) throw new Error(`${doc}: two blocks are marked "tested: ${name}"`);
-    blocks.set(name, body);
+    const lines = body
+      .split("\n")
+      .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line));
+    blocks.set(name, lines.join("\n"));
   }
   return blocks;
 }
