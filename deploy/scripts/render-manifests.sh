@@ -65,7 +65,7 @@ NS
 # can point the images at a registry (docs/install.md). kustomize orders the Namespace and the CRD first.
 {
   header
-  printf 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n'
+  printf 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nmetadata:\n  name: service-with-healthchecks\nresources:\n'
   for f in "$out"/manifests/*.yaml; do printf '  - %s\n' "$(basename "$f")"; done
 } >"$out/manifests/kustomization.yaml.tmp"
 mv "$out/manifests/kustomization.yaml.tmp" "$out/manifests/kustomization.yaml"
