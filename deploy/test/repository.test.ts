@@ -70,7 +70,7 @@ describe("the repository URL", () => {
   it("is no placeholder anywhere in the tracked files", () => {
     const tracked = run(
       "git",
-      ["grep", "-l", "example\\.invalid", "--", ".", ":!deploy/test/repository.test.ts"],
+      ["grep", "-l", "://example\\.invalid", "--", ".", ":!deploy/test/repository.test.ts"],
       {
         cwd: ROOT_DIR,
       },
