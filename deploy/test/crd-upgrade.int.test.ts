@@ -101,6 +101,35 @@ function expectUpgraded(namespace: string) {
   expect(rejected.stderr).toContain("timeoutSeconds must be at most periodSeconds");
 }
 
+/**
+ * Waits until kube-controller-manager's garbage collector acts on ServiceWithHealthchecks owners: it starts
+ * watching a resource only at its next discovery (every 30 s), and this test created the CRD moments ago, which a
+ * real cluster did long before anyone deletes it. Proven by an owned ConfigMap going away with its SWH.
+ */
+async function garbageCollectorFollowsSwhOwners(namespace: string) {
+  kubectlApply([swh("gc-probe", namespace, { periodSeconds: 10, timeoutSeconds: 1 })]);
+  const uid = json(`kubectl -n ${namespace} get swh gc-probe -o json`).metadata.uid;
+  const owner = {
+    apiVersion: "network.deckhouse.io/v1alpha1",
+    kind: "ServiceWithHealthchecks",
+    name: "gc-probe",
+    uid,
+  };
+  kubectlApply([
+    {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "gc-probe", namespace, ownerReferences: [owner] },
+    },
+  ]);
+  shell.sh(`kubectl -n ${namespace} delete swh gc-probe --wait`);
+  await waitFor(
+    "the garbage collector to delete a ConfigMap owned by a deleted SWH",
+    () => shell.sh(`kubectl -n ${namespace} get configmap gc-probe --ignore-not-found -o name`).stdout === "",
+    { timeoutMs: 120_000 },
+  );
+}
+
 describe("upgrading the CRD from the previous chart's schema, with SWHs stored", () => {
   it("with the plain manifests: kubectl apply -k upgrades it in place", async () => {
     await deleteCrd();
@@ -170,6 +199,7 @@ describe("upgrading the CRD from the previous chart's schema, with SWHs stored",
     expect(json("kubectl -n upgrade-helm get service legacy -o json").metadata.uid).toBeTruthy();
     expect(shell.sh("kubectl -n upgrade-system get deployments -o name").stdout).toBe("");
 
+    await garbageCollectorFollowsSwhOwners("upgrade-helm");
     shell.run("delete-crd", env);
     await waitFor("the garbage collector to delete the Service of the deleted SWH", () => {
       const left = shell.sh("kubectl -n upgrade-helm get service legacy --ignore-not-found -o name");
