@@ -207,5 +207,5 @@ describe("upgrading the CRD from the previous chart's schema, with SWHs stored",
     });
     // Leave the cluster as the other test files expect it: the current CRD installed.
     shell.sh(`kubectl apply --server-side --force-conflicts -f ${join(DEPLOY_DIR, "manifests/crd.yaml")}`);
-  });
+  }, 300_000); // room for the garbage collector's discovery (see garbageCollectorFollowsSwhOwners)
 });
