@@ -7,7 +7,8 @@
 # appVersion are set to that version and the plain manifests re-rendered, so commit deploy/ afterwards
 # when they changed.
 #
-# Usage: release.sh [--push REGISTRY_PREFIX]   (push tags the images as REGISTRY_PREFIX/swh-<app>:<version>)
+# Usage: release.sh [--push REGISTRY_PREFIX]   (push tags the images as REGISTRY_PREFIX/swh-<app>:<version>, the
+#        names scripts/image-names.sh prints and the chart pulls with image.repositoryPrefix=REGISTRY_PREFIX)
 set -euo pipefail
 
 DEPLOY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -44,12 +45,17 @@ HELM="${HELM:-$(bash "$DEPLOY_DIR/scripts/build-tools.sh" helm | tail -1)/helm}"
 "$HELM" package "$DEPLOY_DIR/chart" --destination "$OUT" >&2
 
 export CONTAINERS_CONF="${CONTAINERS_CONF:-$DEPLOY_DIR/images/containers.conf}"
-for app in controller agent; do
-  image="localhost/service-with-healthchecks/swh-$app:$version"
-  podman save --quiet --format oci-archive -o "$OUT/swh-$app-$version.oci.tar" "$image"
+mapfile -t local_images < <(bash "$DEPLOY_DIR/scripts/image-names.sh")
+pushed_images=()
+if [[ -n "$push" ]]; then mapfile -t pushed_images < <(bash "$DEPLOY_DIR/scripts/image-names.sh" "$push"); fi
+for i in "${!local_images[@]}"; do
+  image=${local_images[$i]}
+  archive=${image##*/}
+  podman save --quiet --format oci-archive -o "$OUT/${archive/:/-}.oci.tar" "$image"
   if [[ -n "$push" ]]; then
-    podman tag "$image" "$push/swh-$app:$version"
-    podman push "$push/swh-$app:$version"
+    podman tag "$image" "${pushed_images[$i]}"
+    podman push "${pushed_images[$i]}"
+    log "pushed ${pushed_images[$i]}"
   fi
 done
 

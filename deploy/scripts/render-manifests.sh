@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Renders the chart with its default values into the plain manifests of deploy/manifests/ (one file
-# per chart template, plus namespace.yaml and crd.yaml) and copies the dashboard and the alert rules
+# per chart template, crd.yaml among them, plus namespace.yaml) and copies the dashboard and the alert rules
 # to deploy/dashboards/ and deploy/prometheus/.
 #
 # Usage: render-manifests.sh           write the files
@@ -60,11 +60,15 @@ metadata:
 NS
 } >"$out/manifests/namespace.yaml"
 
-shopt -s nullglob
-crds=("$DEPLOY_DIR"/chart/crds/*.yaml)
-if [[ ${#crds[@]} -gt 0 ]]; then
-  { header; for c in "${crds[@]}"; do sed '/^---$/d' "$c"; done; } >"$out/manifests/crd.yaml"
-fi
+
+# A kustomization over every file, so `kubectl apply --server-side -k` installs them in one step and an overlay
+# can point the images at a registry (docs/install.md). kustomize orders the Namespace and the CRD first.
+{
+  header
+  printf 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nmetadata:\n  name: service-with-healthchecks\nresources:\n'
+  for f in "$out"/manifests/*.yaml; do printf '  - %s\n' "$(basename "$f")"; done
+} >"$out/manifests/kustomization.yaml.tmp"
+mv "$out/manifests/kustomization.yaml.tmp" "$out/manifests/kustomization.yaml"
 
 cp "$DEPLOY_DIR/chart/files/dashboard.json" "$out/dashboards/service-with-healthchecks.json"
 cp "$DEPLOY_DIR/chart/files/alerts.yaml" "$out/prometheus/alerts.yaml"

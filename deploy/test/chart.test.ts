@@ -305,6 +305,8 @@ describe("values.schema.json", () => {
     ["unknownKey=1", "unknownKey"],
     ["metrics.kubeRbacProxy.enabled=true", "kubeRbacProxy"],
     ["metrics.tls.secretName=Not_A_Name", "secretName"],
+    ["image.repositoryPrefix=registry.example/team/", "repositoryPrefix"],
+    ["crds.enabled=maybe", "enabled"],
   ])("rejects %s with a message naming the field", (value, field) => {
     const result = helmTemplateRaw({ set: [value] });
     expect(result.status).not.toBe(0);

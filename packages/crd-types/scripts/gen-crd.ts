@@ -1,5 +1,5 @@
 /**
- * Writes deploy/chart/crds/servicewithhealthchecks.yaml from `crdManifest()`. Runs on the built package (`gen:crd`
+ * Writes deploy/chart/files/crd.yaml from `crdManifest()`. Runs on the built package (`gen:crd`
  * builds first) because Node's type stripping does not map the sources' `.js` imports to `.ts` files.
  */
 import { writeFileSync } from "node:fs";

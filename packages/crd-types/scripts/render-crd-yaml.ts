@@ -5,7 +5,7 @@
 import { stringify } from "yaml";
 
 /** Path of the generated file, relative to this package's directory. */
-export const CRD_YAML_PATH = "../../deploy/chart/crds/servicewithhealthchecks.yaml";
+export const CRD_YAML_PATH = "../../deploy/chart/files/crd.yaml";
 
 /** Returns the YAML text of `manifest`, with a header saying where it comes from. */
 export function renderCrdYaml(manifest: object): string {

@@ -1,6 +1,6 @@
 /**
  * The CustomResourceDefinition of ServiceWithHealthchecks, derived from `serviceWithHealthchecksSchema`.
- * `deploy/chart/crds/servicewithhealthchecks.yaml` is generated from it (`pnpm gen:crd`) and a test fails when
+ * `deploy/chart/files/crd.yaml` is generated from it (`pnpm gen:crd`) and a test fails when
  * the two drift.
  */
 import { CATEGORIES, GROUP, KIND, LIST_KIND, PLURAL, SHORT_NAME, SINGULAR, VERSION } from "./constants.js";

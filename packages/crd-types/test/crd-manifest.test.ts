@@ -7,7 +7,7 @@ import { crdManifest } from "../src/index.js";
 type Json = Record<string, unknown>;
 
 describe("crdManifest", () => {
-  it("matches deploy/chart/crds (run `pnpm --filter @swh/crd-types gen:crd` after changing the schema)", () => {
+  it("matches deploy/chart/files/crd.yaml (run `pnpm --filter @swh/crd-types gen:crd` after changing the schema)", () => {
     const onDisk = readFileSync(fileURLToPath(new URL(`../${CRD_YAML_PATH}`, import.meta.url)), "utf8");
     expect(onDisk).toBe(renderCrdYaml(crdManifest()));
   });

@@ -1,5 +1,5 @@
 /**
- * Installs the CRD from `deploy/chart/crds/` — the file users install, not the in-memory object — and waits until
+ * Installs the CRD from `deploy/chart/files/crd.yaml` — the file the chart installs, not the in-memory object — and waits until
  * the API server reports it Established and serves the resource. Sent as raw JSON: `TestCluster.apply` goes
  * through @kubernetes/client-node's typed serializer, which drops `enum`, `default` and `x-kubernetes-*` from
  * a CRD's schema (seen on kube-apiserver v1.35.4 with client-node 2.0.1).
@@ -10,9 +10,7 @@ import { type TestCluster, waitFor } from "@swh/testenv";
 import { parse } from "yaml";
 import { callApi } from "./api.js";
 
-const CRD_FILE = fileURLToPath(
-  new URL("../../../../deploy/chart/crds/servicewithhealthchecks.yaml", import.meta.url),
-);
+const CRD_FILE = fileURLToPath(new URL("../../../../deploy/chart/files/crd.yaml", import.meta.url));
 const CRD_COLLECTION = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const CRD_PATH = `${CRD_COLLECTION}/servicewithhealthchecks.network.deckhouse.io`;
 
