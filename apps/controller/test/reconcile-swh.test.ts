@@ -195,7 +195,7 @@ describe("reconcileSwh", () => {
 
   it("names an unsupported probe mode in ProbesValid", async () => {
     const { api, calls } = fakeApi();
-    const probes = [{ mode: "GRPC", grpc: { port: 8080 } }];
+    const probes = [{ mode: "UDP", udp: { port: 8080 } }];
     const d = deps({
       api,
       getSwh: () => aSwh({ healthcheck: { probes } } as never, { resourceVersion: "7" }),
@@ -206,7 +206,7 @@ describe("reconcileSwh", () => {
     };
     expect(patch.patch.conditions.find((c) => c.type === "ProbesValid")).toMatchObject({ status: "False" });
     expect(patch.patch.conditions.find((c) => c.type === "ProbesValid")?.message).toContain(
-      "spec.healthcheck.probes[0].mode GRPC is not supported",
+      "spec.healthcheck.probes[0].mode UDP is not supported",
     );
   });
 });

@@ -114,7 +114,40 @@ const postgreSQL: SchemaNode = {
   },
 };
 
-const SUB_OBJECTS = { TCP: "tcp", HTTP: "http", PostgreSQL: "postgreSQL" } as const;
+const grpc: SchemaNode = {
+  type: "object",
+  required: ["targetPort"],
+  description:
+    "gRPC health probe (grpc.health.v1.Health/Check) against the pod IP: success when the service is SERVING.",
+  properties: {
+    targetPort: targetPortSchema("grpc.targetPort"),
+    service: {
+      type: "string",
+      maxLength: 1024,
+      description:
+        "Service name sent in the HealthCheckRequest; missing or empty asks about the server as a whole.",
+    },
+    host: {
+      type: "string",
+      maxLength: 253,
+      description: ":authority and TLS server name only; the connection always goes to the pod IP.",
+    },
+    tls: { type: "boolean", default: false, description: "Speak TLS (ALPN h2) instead of plaintext HTTP/2." },
+    insecureSkipTLSVerify: {
+      type: "boolean",
+      default: false,
+      description: "Accept any server certificate (tls).",
+    },
+    caCert: {
+      type: "string",
+      maxLength: 65536,
+      description: "PEM CA bundle to verify the server certificate with (tls).",
+    },
+  },
+};
+
+/** The sub-object each mode needs; every mode's rule forbids the others' sub-objects. */
+const SUB_OBJECTS = { TCP: "tcp", HTTP: "http", PostgreSQL: "postgreSQL", GRPC: "grpc" } as const;
 
 function modeRule(mode: keyof typeof SUB_OBJECTS) {
   const key = SUB_OBJECTS[mode];
@@ -132,7 +165,7 @@ const probe: SchemaNode = {
   properties: {
     mode: {
       type: "string",
-      enum: ["TCP", "HTTP", "PostgreSQL"],
+      enum: ["TCP", "HTTP", "PostgreSQL", "GRPC"],
       description: "Kind of probe; the sub-object of the same name must be set.",
     },
     timeoutSeconds: positiveInt(
@@ -145,8 +178,9 @@ const probe: SchemaNode = {
     tcp,
     http,
     postgreSQL,
+    grpc,
   },
-  "x-kubernetes-validations": [modeRule("TCP"), modeRule("HTTP"), modeRule("PostgreSQL")],
+  "x-kubernetes-validations": [modeRule("TCP"), modeRule("HTTP"), modeRule("PostgreSQL"), modeRule("GRPC")],
 };
 
 /** Schema of `spec.healthcheck`. */
