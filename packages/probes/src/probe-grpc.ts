@@ -186,7 +186,13 @@ export function probeGrpc(
         "grpc-accept-encoding": "identity",
         "grpc-timeout": `${Math.max(1, Math.ceil(opts.timeoutMs))}m`,
       });
-      stream.on("error", fail);
+      stream.on("error", (err: NodeJS.ErrnoException) => {
+        // A reset stream surfaces as an error first; name the server's RST_STREAM code rather than Node's wrapper.
+        const code = stream.rstCode ?? h2.NGHTTP2_NO_ERROR;
+        if (err.code === "ERR_HTTP2_STREAM_ERROR" && code !== h2.NGHTTP2_NO_ERROR)
+          return resetBeforeAnswer(code);
+        fail(err);
+      });
       stream.end(request);
       const chunks: Buffer[] = [];
       let bodyBytes = 0;
@@ -217,20 +223,22 @@ export function probeGrpc(
       stream.once("close", () => {
         if (attempt.done) return;
         const code = stream.rstCode ?? h2.NGHTTP2_NO_ERROR;
-        if (code !== h2.NGHTTP2_NO_ERROR)
-          return attempt.finish(
-            false,
-            `the server reset the stream (RST_STREAM ${http2ErrorName(code)}) before answering`,
-            "ConnectionReset",
-          );
-        attempt.finish(false, "the call ended without a grpc-status", "ProtocolError");
+        if (code !== h2.NGHTTP2_NO_ERROR) resetBeforeAnswer(code);
+        else attempt.finish(false, "the call ended without a grpc-status", "ProtocolError");
       });
+      function resetBeforeAnswer(code: number): void {
+        const reset = `the stream was reset (RST_STREAM ${http2ErrorName(code)}) before an answer`;
+        // nghttp2 resets with ENHANCE_YOUR_CALM itself when the server's headers exceed the bounds set above.
+        if (code === h2.NGHTTP2_ENHANCE_YOUR_CALM)
+          attempt.finish(false, `${reset}: headers over the probe's bounds, or a flood`, "ProtocolError");
+        else attempt.finish(false, reset, "ConnectionReset");
+      }
       function finishWith(trailers: IncomingHttpHeaders): void {
         const raw = headerText(trailers["grpc-status"]);
         const grpcStatus = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
-        if (Number.isNaN(grpcStatus))
-          return attempt.finish(false, `malformed grpc-status "${raw}"`, "ProtocolError");
-        const verdict = judge(grpcStatus, headerText(trailers["grpc-message"]), Buffer.concat(chunks));
+        const verdict = Number.isNaN(grpcStatus)
+          ? { ok: false, message: `malformed grpc-status "${raw}"`, reason: "ProtocolError" as const }
+          : judge(grpcStatus, headerText(trailers["grpc-message"]), Buffer.concat(chunks));
         attempt.finish(verdict.ok, verdict.message, verdict.reason);
       }
     }
