@@ -2,9 +2,10 @@
  * The agent's own Prometheus metrics, named as deploy/METRICS.md lists them (the dashboard and alert rules
  * read these names). Informer and queue metrics come from @swh/kube on the same registry.
  */
+import type { ProbeMode } from "@swh/crd-types";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
-export type ProbeModeLabel = "tcp" | "http" | "postgres";
+export type ProbeModeLabel = "tcp" | "http" | "postgres" | "grpc";
 
 /** Metrics the agent updates. */
 export interface AgentMetrics {
@@ -104,6 +105,12 @@ export function createAgentMetrics(
 }
 
 /** The `mode` label of a probe mode. */
-export function probeModeLabel(mode: "TCP" | "HTTP" | "PostgreSQL"): ProbeModeLabel {
-  return mode === "TCP" ? "tcp" : mode === "HTTP" ? "http" : "postgres";
+export function probeModeLabel(mode: ProbeMode): ProbeModeLabel {
+  return PROBE_MODE_LABELS[mode];
 }
+const PROBE_MODE_LABELS: Record<ProbeMode, ProbeModeLabel> = {
+  TCP: "tcp",
+  HTTP: "http",
+  PostgreSQL: "postgres",
+  GRPC: "grpc",
+};
