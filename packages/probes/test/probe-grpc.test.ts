@@ -59,6 +59,13 @@ describe("probeGrpc against the reference health service", () => {
     });
   });
 
+  it("probes an IPv6 address, with the bracketed address as :authority", async () => {
+    const seen: { service: string; authority: string }[] = [];
+    const port = await startScriptedHealthServer("::1", { status: 1 }, seen);
+    expect(await probeGrpc({ host: "::1", port }, {}, opts)).toMatchObject({ ok: true });
+    expect(seen).toEqual([{ service: "", authority: `[::1]:${port}` }]);
+  });
+
   it("runs through probeBySpec with the grpc sub-object", async () => {
     const server = await startHealthServer(HOST, { "shop.v1.Orders": "NOT_SERVING" });
     const result = await probeBySpec(

@@ -1,4 +1,5 @@
 /** Real gRPC servers for probe tests: `@grpc/grpc-js` with the reference health service, or a scripted one. */
+import { isIP } from "node:net";
 import * as grpc from "@grpc/grpc-js";
 import { HealthImplementation, service as healthService, type ServingStatusMap } from "grpc-health-check";
 import { afterEach } from "vitest";
@@ -22,7 +23,9 @@ async function bind(server: grpc.Server, host: string, tls?: ServerTls): Promise
       ])
     : grpc.ServerCredentials.createInsecure();
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:0`, credentials, (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(`${isIP(host) === 6 ? `[${host}]` : host}:0`, credentials, (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
   );
   started.push(server);
   return port;
