@@ -32,6 +32,9 @@ import {
   type ProbeResult,
 } from "./probe-result.js";
 
+/** What `host` may be: the `:authority` of RFC 3986 without userinfo (a name, IPv4 or [IPv6], and a port). */
+const AUTHORITY = /^([A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
+
 /** gRPC probe settings: the `grpc` sub-object of a probe spec without `targetPort`; every field optional. */
 export type GrpcProbeConfig = Omit<GrpcProbeSpec, "targetPort">;
 
@@ -107,8 +110,8 @@ export function probeGrpc(
 ): Promise<ProbeResult> {
   checkAddress(target);
   const authority = config.host ?? formatAddress(target);
-  if (!/^[\x21-\x7e]+$/.test(authority))
-    throw new ProbeConfigError("host", "must contain only visible ASCII characters");
+  if (!AUTHORITY.test(authority))
+    throw new ProbeConfigError("host", "must be a host name or [IPv6 address], optionally with :port");
   const request = encodeHealthCheckRequest(config.service ?? "");
   const tls = config.tls === true;
   return runAttempt(opts, (attempt) => {
@@ -154,8 +157,17 @@ export function probeGrpc(
     socket.on("error", fail);
 
     function call(): void {
+      // Runs in a socket event: whatever throws here must end the attempt, never escape as an uncaught error.
+      try {
+        sendCall();
+      } catch (err) {
+        attempt.finish(false, `could not send the call: ${(err as Error).message}`, "Error");
+      }
+    }
+    function sendCall(): void {
       attempt.phase("waiting for the server's HTTP/2 settings");
-      const s = http2Connect(`${tls ? "https" : "http"}://${authority}`, {
+      // The URL only names the session; the connection is `socket` and the :authority header is set below.
+      const s = http2Connect(`${tls ? "https" : "http"}://${formatAddress(target)}`, {
         createConnection: () => socket,
         settings: { enablePush: false, maxHeaderListSize: MAX_GRPC_HEADER_LIST_BYTES },
         maxHeaderListPairs: 64,

@@ -124,7 +124,12 @@ describe("probeGrpc: each other answer has its own reason", () => {
     expect(seen).toEqual([{ service: "shop.v1.Orders", authority: "orders.internal" }]);
   });
 
-  it.each([[{ host: "a b" }, "host"]])("rejects invalid config %j naming %s", (config, field) => {
+  it.each([
+    [{ host: "a b" }, "host"],
+    [{ host: "[bad" }, "host"],
+    [{ host: "user@orders.internal" }, "host"],
+    [{ host: "orders.internal/path" }, "host"],
+  ])("rejects invalid config %j naming %s", (config, field) => {
     expect(() => probeGrpc({ host: HOST, port: 80 }, config, opts)).toThrow(ProbeConfigError);
     expect(() => probeGrpc({ host: HOST, port: 80 }, config, opts)).toThrow(field);
   });
