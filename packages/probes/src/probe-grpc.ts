@@ -13,7 +13,7 @@ import {
 } from "node:http2";
 import { isIP, type Socket, connect as tcpConnect } from "node:net";
 import { checkServerIdentity, type TLSSocket, connect as tlsConnect } from "node:tls";
-import type { GrpcProbeSpec } from "@swh/crd-types";
+import { GRPC_AUTHORITY_PATTERN, type GrpcProbeSpec } from "@swh/crd-types";
 import { runAttempt } from "./internal/attempt.js";
 import { checkAddress, formatAddress } from "./internal/check-address.js";
 import {
@@ -32,8 +32,8 @@ import {
   type ProbeResult,
 } from "./probe-result.js";
 
-/** What `host` may be: the `:authority` of RFC 3986 without userinfo (a name, IPv4 or [IPv6], and a port). */
-const AUTHORITY = /^([A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
+/** What `host` may be: the schema's pattern for `grpc.host`, for callers that bypass the schema. */
+const AUTHORITY = new RegExp(GRPC_AUTHORITY_PATTERN);
 
 /** gRPC probe settings: the `grpc` sub-object of a probe spec without `targetPort`; every field optional. */
 export type GrpcProbeConfig = Omit<GrpcProbeSpec, "targetPort">;

@@ -18,6 +18,12 @@ export const MAX_TIMEOUT_SECONDS = 60;
 export const DEFAULT_PERIOD_SECONDS = 10;
 export const DEFAULT_TIMEOUT_SECONDS = 1;
 
+/**
+ * What a gRPC probe's `host` may be: an RFC 3986 authority without userinfo (a name, IPv4 or [IPv6], optional
+ * port), since it is sent as `:authority`. The probe engine checks the same pattern for callers without a schema.
+ */
+export const GRPC_AUTHORITY_PATTERN = "^([A-Za-z0-9_.-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?$";
+
 const DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
 const HTTP_TOKEN = "^[-!#$%&'*+.^_`|~0-9A-Za-z]+$";
 
@@ -130,7 +136,9 @@ const grpc: SchemaNode = {
     host: {
       type: "string",
       maxLength: 253,
-      description: ":authority and TLS server name only; the connection always goes to the pod IP.",
+      pattern: GRPC_AUTHORITY_PATTERN,
+      description:
+        ":authority and TLS server name only (a host name or [IPv6], optional :port); the connection always goes to the pod IP.",
     },
     tls: { type: "boolean", default: false, description: "Speak TLS (ALPN h2) instead of plaintext HTTP/2." },
     insecureSkipTLSVerify: {

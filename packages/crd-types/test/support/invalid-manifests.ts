@@ -80,6 +80,11 @@ export const INVALID_CASES: readonly InvalidCase[] = [
     manifest: swh(withProbe(grpcProbe(50051, { service: "s".repeat(1025) }))),
   },
   {
+    name: "grpc host with a path",
+    field: `${probe0}.grpc.host`,
+    manifest: swh(withProbe(grpcProbe(50051, { host: "orders.internal/health" }))),
+  },
+  {
     name: "unknown mode",
     field: `${probe0}.mode`,
     manifest: swh(withProbe({ mode: "UDP", tcp: { targetPort: 53 } })),

@@ -147,6 +147,10 @@ const EDGES: readonly [Path, readonly unknown[]][] = [
     ["", "grpc.health.v1.Health", "s".repeat(1024), "s".repeat(1025), 1, null],
   ],
   [
+    [...P, 3, "grpc", "host"],
+    ["orders.internal", "orders.internal:8443", "[fd00::1]:50051", "10.0.0.1", "a b", "u@h", "h/p", "[x", ""],
+  ],
+  [
     [...P, 3, "grpc", "tls"],
     [true, false, "true", null],
   ],
