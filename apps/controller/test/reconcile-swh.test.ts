@@ -193,9 +193,25 @@ describe("reconcileSwh", () => {
     },
   );
 
+  it("names a gRPC probe whose port no Service port uses in ProbesValid", async () => {
+    const { api, calls } = fakeApi();
+    const probes = [{ mode: "GRPC", grpc: { targetPort: 50051 } }];
+    const d = deps({
+      api,
+      getSwh: () => aSwh({ healthcheck: { probes } } as never, { resourceVersion: "7" }),
+    });
+    await reconcileSwh("ns/web", d);
+    const patch = calls.find((c) => c.op === "patchStatus")?.arg as {
+      patch: { conditions: { type: string; status: string; message: string }[] };
+    };
+    expect(patch.patch.conditions.find((c) => c.type === "ProbesValid")?.message).toContain(
+      "spec.healthcheck.probes[0] (GRPC) targets port 50051, which no Service port sends traffic to",
+    );
+  });
+
   it("names an unsupported probe mode in ProbesValid", async () => {
     const { api, calls } = fakeApi();
-    const probes = [{ mode: "GRPC", grpc: { port: 8080 } }];
+    const probes = [{ mode: "UDP", udp: { port: 8080 } }];
     const d = deps({
       api,
       getSwh: () => aSwh({ healthcheck: { probes } } as never, { resourceVersion: "7" }),
@@ -206,7 +222,7 @@ describe("reconcileSwh", () => {
     };
     expect(patch.patch.conditions.find((c) => c.type === "ProbesValid")).toMatchObject({ status: "False" });
     expect(patch.patch.conditions.find((c) => c.type === "ProbesValid")?.message).toContain(
-      "spec.healthcheck.probes[0].mode GRPC is not supported",
+      "spec.healthcheck.probes[0].mode UDP is not supported",
     );
   });
 });

@@ -1,13 +1,15 @@
 import { createHash } from "node:crypto";
 import { type DefaultedProbeSpec, describeValue, type IntOrString, isProbeMode } from "@swh/crd-types";
 
-const SUB_OBJECT_OF_MODE = { TCP: "tcp", HTTP: "http", PostgreSQL: "postgreSQL" } as const;
+const SUB_OBJECT_OF_MODE = { TCP: "tcp", HTTP: "http", PostgreSQL: "postgreSQL", GRPC: "grpc" } as const;
 
 /**
- * The field holding a probe's mode-specific settings (`tcp`, `http` or `postgreSQL`); undefined for a mode this
- * version cannot run (a stored object is not re-validated when the schema changes).
+ * The field holding a probe's mode-specific settings (`tcp`, `http`, `postgreSQL` or `grpc`); undefined for a
+ * mode this version cannot run (a stored object is not re-validated when the schema changes).
  */
-export function probeSubObjectKey(probe: DefaultedProbeSpec): "tcp" | "http" | "postgreSQL" | undefined {
+export function probeSubObjectKey(
+  probe: DefaultedProbeSpec,
+): "tcp" | "http" | "postgreSQL" | "grpc" | undefined {
   return isProbeMode(probe.mode) ? SUB_OBJECT_OF_MODE[probe.mode] : undefined;
 }
 
@@ -19,7 +21,7 @@ export function probeTargetPort(probe: DefaultedProbeSpec): IntOrString | undefi
 
 /**
  * Short human description of a probe for status and logs, e.g. `HTTP :8080 /healthz`; a probe of an unknown
- * mode is described by its mode alone (bounded), e.g. `GRPC`. Never includes secrets.
+ * mode is described by its mode alone (bounded), e.g. `UDP`. Never includes secrets.
  */
 export function describeProbe(probe: DefaultedProbeSpec, port: number | string): string {
   if (!isProbeMode(probe.mode)) return describeValue(probe.mode);
@@ -30,6 +32,11 @@ export function describeProbe(probe: DefaultedProbeSpec, port: number | string):
   if (probe.mode === "PostgreSQL") {
     const db = probe.postgreSQL?.dbName;
     return db === undefined ? `PostgreSQL :${port}` : `PostgreSQL :${port} ${db}`;
+  }
+  if (probe.mode === "GRPC") {
+    // The service name is the user's own identifier (no secret); bounded like every stored value.
+    const service = probe.grpc?.service;
+    return service ? `GRPC :${port} ${describeValue(service)}` : `GRPC :${port}`;
   }
   return `TCP :${port}`;
 }

@@ -302,7 +302,7 @@ function failures(result: Aggregation): string[] {
 
 /** A probe as a stored object of a newer schema (or garbage) may hold it: a mode this version does not run. */
 function aProbeOfMode(mode: unknown): DefaultedProbeSpec {
-  return { ...aTcpProbe(8080), mode, tcp: undefined, grpc: { port: 8080 } } as unknown as DefaultedProbeSpec;
+  return { ...aTcpProbe(8080), mode, tcp: undefined, udp: { port: 8080 } } as unknown as DefaultedProbeSpec;
 }
 
 describe("aggregateEndpoints fails closed on probes that cannot run", () => {
@@ -347,7 +347,7 @@ describe("aggregateEndpoints fails closed on probes that cannot run", () => {
   });
 
   it.each([
-    ["GRPC", "GRPC"],
+    ["UDP", "UDP"],
     [7, "7"],
     [undefined, "undefined"],
   ])("takes every pod out of every port with UnsupportedMode for mode %j", (mode, shown) => {

@@ -51,6 +51,21 @@ export function anHttpProbe(targetPort: number | string, path = "/healthz"): Def
   };
 }
 
+export function aGrpcProbe(targetPort: number | string, service?: string): DefaultedProbeSpec {
+  return {
+    mode: "GRPC",
+    timeoutSeconds: 1,
+    successThreshold: 1,
+    failureThreshold: 3,
+    grpc: {
+      targetPort,
+      ...(service === undefined ? {} : { service }),
+      tls: false,
+      insecureSkipTLSVerify: false,
+    },
+  };
+}
+
 export interface SwhOverrides extends Partial<Omit<SwhInput, "spec">> {
   spec?: Partial<SwhInput["spec"]>;
   probes?: DefaultedProbeSpec[];

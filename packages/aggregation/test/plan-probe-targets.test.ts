@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { initialDelayRemainingMs, type ProbeTarget, planProbeTargets } from "../src/index.js";
-import { anHttpProbe, aPod, aPort, aSwh, aTcpProbe, deepFreeze } from "./builders.js";
+import { describeProbe, initialDelayRemainingMs, type ProbeTarget, planProbeTargets } from "../src/index.js";
+import { aGrpcProbe, anHttpProbe, aPod, aPort, aSwh, aTcpProbe, deepFreeze } from "./builders.js";
 
 const summary = (targets: ProbeTarget[]) =>
   targets.map((t) => `${t.probe.mode} ${t.address}:${t.port} ${t.pod.name}`);
@@ -49,9 +49,21 @@ describe("planProbeTargets", () => {
       }),
     ],
     ["mode", aSwh({ name: "b", probes: [anHttpProbe(8080, "/")] })],
+    ["gRPC service", aSwh({ name: "b", probes: [aGrpcProbe(8080, "shop.v1.Orders")] })],
   ])("keeps targets apart when the %s differs", (_what, other) => {
     const base = aSwh({ name: "a", probes: [aTcpProbe(8080)] });
     expect(planProbeTargets(deepFreeze([base, other]), deepFreeze([aPod()]))).toHaveLength(2);
+  });
+
+  it("plans a gRPC probe on a named container port and describes it with its service", () => {
+    const swh = aSwh({
+      spec: { ports: [aPort({ name: "grpc", port: 50051, targetPort: "grpc" })] },
+      probes: [aGrpcProbe("grpc", "shop.v1.Orders")],
+    });
+    const pod = aPod({ containerPorts: [{ name: "grpc", containerPort: 50051, protocol: "TCP" }] });
+    const targets = planProbeTargets(deepFreeze([swh]), deepFreeze([pod]));
+    expect(summary(targets)).toEqual(["GRPC 10.244.1.1:50051 web-1"]);
+    expect(describeProbe(swh.spec.healthcheck.probes[0] as never, "grpc")).toBe("GRPC :grpc shop.v1.Orders");
   });
 
   it("keeps probing terminating pods and pods of publishNotReadyAddresses SWHs", () => {

@@ -1,10 +1,11 @@
 /**
  * Typed builders for manifests: `serviceWithHealthchecks()` and the probe helpers `tcpProbe()`, `httpProbe()`,
- * `postgresProbe()`. They only assemble plain objects (no defaults added, nothing validated), so what they return
+ * `postgresProbe()`, `grpcProbe()`. They only assemble plain objects (no defaults added, nothing validated), so what they return
  * is exactly what a user would have written by hand.
  */
 import { API_VERSION, KIND } from "./constants.js";
 import type {
+  GrpcProbeSpec,
   HttpProbeSpec,
   IntOrString,
   ObjectMeta,
@@ -66,4 +67,13 @@ export function postgresProbe(
 ): ProbeSpec {
   const { timing, rest } = splitTiming(opts);
   return { mode: "PostgreSQL", ...timing, postgreSQL: { targetPort, ...rest } };
+}
+
+/** Returns a gRPC health probe of `targetPort`; `opts` holds service, host, the TLS settings and the timing. */
+export function grpcProbe(
+  targetPort: IntOrString,
+  opts: Omit<GrpcProbeSpec, "targetPort"> & ProbeTiming = {},
+): ProbeSpec {
+  const { timing, rest } = splitTiming(opts);
+  return { mode: "GRPC", ...timing, grpc: { targetPort, ...rest } };
 }

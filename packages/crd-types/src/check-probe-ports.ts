@@ -26,7 +26,11 @@ export function checkProbePorts(spec: Readonly<ServiceWithHealthchecksSpec>): st
       );
       return;
     }
-    const target = probe.tcp?.targetPort ?? probe.http?.targetPort ?? probe.postgreSQL?.targetPort;
+    const target =
+      probe.tcp?.targetPort ??
+      probe.http?.targetPort ??
+      probe.postgreSQL?.targetPort ??
+      probe.grpc?.targetPort;
     if (typeof target !== "number") return;
     // A named Service targetPort may resolve to this number on some pods.
     if (used.has(target) || anyNamedTarget) return;

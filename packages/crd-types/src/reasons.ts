@@ -12,7 +12,9 @@ import { SERVICE_PROBLEMS } from "./ownership.js";
  * targetPort that is no container port of the pod) and `UnsupportedMode` (a mode this version cannot run) are
  * probes that cannot run at all: they fail (fail closed) instead of being skipped. `CredentialsNotPermitted`:
  * the agent may not read Secrets in the pod's namespace because no administrator enabled it (ADR 0020).
- * `NotProbedYet`: no result exists yet (a new target starts failing, SPEC §3.3).
+ * `NotProbedYet`: no result exists yet (a new target starts failing, SPEC §3.3). The `GRPC…` reasons are the
+ * answers of `grpc.health.v1.Health/Check` (ADR 0027): `NOT_SERVING`, `SERVICE_UNKNOWN` (or status NOT_FOUND),
+ * `UNKNOWN`, status UNIMPLEMENTED (no health service), and any other non-OK status.
  */
 export const PROBE_FAILURE_REASONS = [
   "ConnectionRefused",
@@ -23,6 +25,11 @@ export const PROBE_FAILURE_REASONS = [
   "AuthFailed",
   "QueryFalse",
   "QueryError",
+  "GRPCNotServing",
+  "GRPCServiceUnknown",
+  "GRPCStatusUnknown",
+  "GRPCUnimplemented",
+  "GRPCError",
   "ProtocolError",
   "DNSError",
   "CredentialsMissing",

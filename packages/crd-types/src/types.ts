@@ -79,11 +79,14 @@ export interface ServiceFields {
   trafficDistribution?: string;
 }
 
-/** Which kind of probe a `ProbeSpec` runs; it names the one sub-object (`tcp`, `http`, `postgreSQL`) it needs. */
-export type ProbeMode = "TCP" | "HTTP" | "PostgreSQL";
+/**
+ * Which kind of probe a `ProbeSpec` runs; it names the one sub-object (`tcp`, `http`, `postgreSQL`, `grpc`) it
+ * needs.
+ */
+export type ProbeMode = "TCP" | "HTTP" | "PostgreSQL" | "GRPC";
 
 /** Every `ProbeMode` this version runs. A stored probe with another mode (newer schema, garbage) cannot run. */
-export const PROBE_MODES: readonly ProbeMode[] = ["TCP", "HTTP", "PostgreSQL"];
+export const PROBE_MODES: readonly ProbeMode[] = ["TCP", "HTTP", "PostgreSQL", "GRPC"];
 
 /**
  * True when `mode` is a mode this version can run. Stored objects are not re-validated when the schema changes,
@@ -138,6 +141,22 @@ export interface PostgresProbeSpec {
   authSecretName?: string;
 }
 
+/**
+ * A gRPC health probe: calls `grpc.health.v1.Health/Check` for `service` (empty or missing = the server as a
+ * whole) on `targetPort` and passes when the answer is `SERVING`. `tls` speaks TLS (ALPN h2); the certificate
+ * is verified against `caCert` or the system roots and its name against `host` (or else the pod IP), unless
+ * `insecureSkipTLSVerify`. `host` is only the `:authority` and TLS server name: the connection always goes to
+ * the pod IP.
+ */
+export interface GrpcProbeSpec {
+  targetPort: IntOrString;
+  service?: string;
+  host?: string;
+  tls?: boolean;
+  insecureSkipTLSVerify?: boolean;
+  caCert?: string;
+}
+
 /** One health probe of a port: its mode, timing and the sub-object of that mode. */
 export interface ProbeSpec {
   mode: ProbeMode;
@@ -147,6 +166,7 @@ export interface ProbeSpec {
   tcp?: TcpProbeSpec;
   http?: HttpProbeSpec;
   postgreSQL?: PostgresProbeSpec;
+  grpc?: GrpcProbeSpec;
 }
 
 /** When and how often the probes run, and which probes gate the ports. */
@@ -174,13 +194,16 @@ export type DefaultedHttpProbeSpec = HttpProbeSpec & {
 };
 /** A PostgreSQL probe after defaulting: the query is always set. */
 export type DefaultedPostgresProbeSpec = PostgresProbeSpec & { query: string };
+/** A gRPC probe after defaulting: tls and insecureSkipTLSVerify are always set. */
+export type DefaultedGrpcProbeSpec = GrpcProbeSpec & { tls: boolean; insecureSkipTLSVerify: boolean };
 /** A probe after defaulting: timeout and thresholds are always set, sub-objects defaulted too. */
-export type DefaultedProbeSpec = Omit<ProbeSpec, "http" | "postgreSQL"> & {
+export type DefaultedProbeSpec = Omit<ProbeSpec, "http" | "postgreSQL" | "grpc"> & {
   timeoutSeconds: number;
   successThreshold: number;
   failureThreshold: number;
   http?: DefaultedHttpProbeSpec;
   postgreSQL?: DefaultedPostgresProbeSpec;
+  grpc?: DefaultedGrpcProbeSpec;
 };
 /** The health checks after defaulting: delay, period and the probe list are always set. */
 export interface DefaultedHealthcheckSpec {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  type GrpcProbeSpec,
   type HttpProbeSpec,
   type PostgresProbeSpec,
   type ProbeSpec,
@@ -57,6 +58,7 @@ const probe: Complete<ProbeSpec> = {
   tcp: 0,
   http: 0,
   postgreSQL: 0,
+  grpc: 0,
 };
 const http: Complete<HttpProbeSpec> = {
   targetPort: 0,
@@ -70,6 +72,14 @@ const http: Complete<HttpProbeSpec> = {
   code: 0,
 };
 const postgres: Complete<PostgresProbeSpec> = { targetPort: 0, dbName: 0, query: 0, authSecretName: 0 };
+const grpc: Complete<GrpcProbeSpec> = {
+  targetPort: 0,
+  service: 0,
+  host: 0,
+  tls: 0,
+  insecureSkipTLSVerify: 0,
+  caCert: 0,
+};
 const status: Complete<ServiceWithHealthchecksStatus> = {
   observedGeneration: 0,
   readySummary: 0,
@@ -94,6 +104,7 @@ describe("types and schema", () => {
     ["spec.healthcheck.probes[]", probe, probeNode],
     ["…probes[].http", http, probeNode?.properties?.http],
     ["…probes[].postgreSQL", postgres, probeNode?.properties?.postgreSQL],
+    ["…probes[].grpc", grpc, probeNode?.properties?.grpc],
     ["status", status, serviceWithHealthchecksSchema.properties?.status],
   ] as const)("%s has the same fields in both", (_, sample, node) => {
     expect(keys(node)).toEqual(Object.keys(sample).sort());

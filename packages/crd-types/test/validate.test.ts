@@ -111,7 +111,8 @@ describe("validate", () => {
     expect(validate(manifest)).toEqual([
       {
         path: "spec.healthcheck.probes[0]",
-        message: "mode HTTP requires the http sub-object and no other (tcp, postgreSQL must not be set)",
+        message:
+          "mode HTTP requires the http sub-object and no other (tcp, postgreSQL, grpc must not be set)",
       },
     ]);
   });
@@ -119,7 +120,7 @@ describe("validate", () => {
 
 describe("describeSpecIssues", () => {
   it("names the first field a stored spec gets wrong, and how many more there are", () => {
-    const stored = { ...aSpec(), ports: "smtp", healthcheck: { probes: [{ mode: "GRPC" }] } };
+    const stored = { ...aSpec(), ports: "smtp", healthcheck: { probes: [{ mode: "UDP" }] } };
     expect(describeSpecIssues(stored)).toBe('spec.ports: must be of type array: "string" (and 1 more)');
   });
 
@@ -142,7 +143,8 @@ describe("isProbeMode", () => {
     ["TCP", true],
     ["HTTP", true],
     ["PostgreSQL", true],
-    ["GRPC", false],
+    ["GRPC", true],
+    ["UDP", false],
     ["tcp", false],
     ["constructor", false],
     [7, false],

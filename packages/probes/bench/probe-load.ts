@@ -1,6 +1,6 @@
 /**
  * Probe load benchmark (issue 5): N HTTP + M TCP targets probed every period for a duration, in phases
- * (HTTP only, TCP only, both) so CPU per 1,000 probes is attributed per kind. Targets run in a child process
+ * (HTTP only, TCP only, both; gRPC only when asked) so CPU per 1,000 probes is attributed per kind. Targets run in a child process
  * (bench/target-servers.ts) so process.cpuUsage() here is the prober's alone. Run inside the network namespace:
  *
  *   bash scripts/netns.sh pnpm --filter @swh/probes bench     # builds dist, then each phase in its own process
@@ -9,25 +9,29 @@
  * One process per phase, so a phase's peak RSS is its own. `--max-semi-space-size=4` is how the agent image
  * runs Node (ADR 0011): without it V8 grows the young generation to 64 MB under this allocation rate.
  *
- * Options: --http N (1000) --tcp N (1000) --period ms (1000) --duration s (60) --timeout ms (1000)
- *          --max-concurrent N (256) --tick ms (scheduler default) --phases http,tcp,both
+ * Options: --http N (1000) --tcp N (1000) --grpc N (1000) --period ms (1000) --duration s (60) --timeout ms (1000)
+ *          --max-concurrent N (256) --tick ms (scheduler default) --phases http,tcp,both (also: grpc)
  *          --http-impl swh|undici-client
  *          --tcp-impl swh|bare-socket (bare-socket: `net.connect` + `destroy` under the same scheduler, no deadline
  *          or result handling: what Node's socket layer and the scheduler cost without the probe itself)
  *          --server-impl raw|node-http (how the HTTP targets are served; see target-servers.ts)
+ *          --grpc-impl swh|grpc-js (grpc-js: a fresh @grpc/grpc-js client of the generated health service per probe,
+ *          the library alternative ADR 0027 measured against)
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { type ProbeResult, ProbeScheduler, probeHttp, probeTcp } from "@swh/probes";
-import { benchAddress, HTTP_PORT, TCP_PORT } from "./target-servers.ts";
+import type * as GrpcJs from "@grpc/grpc-js";
+import { type ProbeResult, ProbeScheduler, probeGrpc, probeHttp, probeTcp } from "@swh/probes";
+import { benchAddress, GRPC_PORT, HTTP_PORT, TCP_PORT } from "./target-servers.ts";
 
 const { values } = parseArgs({
   options: {
     http: { type: "string", default: "1000" },
     tcp: { type: "string", default: "1000" },
+    grpc: { type: "string", default: "1000" },
     period: { type: "string", default: "1000" },
     duration: { type: "string", default: "60" },
     timeout: { type: "string", default: "1000" },
@@ -37,6 +41,7 @@ const { values } = parseArgs({
     "http-impl": { type: "string", default: "swh" },
     "tcp-impl": { type: "string", default: "swh" },
     "server-impl": { type: "string", default: "raw" },
+    "grpc-impl": { type: "string", default: "swh" },
   },
 });
 const httpCount = Number(values.http);
@@ -48,9 +53,13 @@ const maxConcurrent = Number(values["max-concurrent"]);
 const tickMs = values.tick === undefined ? undefined : Number(values.tick);
 const httpImpl = values["http-impl"];
 const tcpImpl = values["tcp-impl"];
+const grpcImpl = values["grpc-impl"];
+const phaseNames = (values.phases ?? "").split(",");
+// gRPC targets are started only for a run that probes them: they are 1,000 more listeners otherwise idle.
+const grpcCount = phaseNames.includes("grpc") ? Number(values.grpc) : 0;
 
 interface Target {
-  kind: "http" | "tcp";
+  kind: "http" | "tcp" | "grpc";
   host: string;
   port: number;
 }
@@ -106,7 +115,40 @@ function connectAndClose(t: Target): Promise<ProbeResult> {
   });
 }
 
+/** The library alternative: a fresh @grpc/grpc-js client of the generated health service per probe. */
+async function probeGrpcWithGrpcJs(t: Target): Promise<ProbeResult> {
+  // Loaded only when compared against: its code would otherwise count in the prober's RSS.
+  const grpc = await import("@grpc/grpc-js");
+  const { service } = await import("grpc-health-check");
+  const Health = grpc.makeGenericClientConstructor(service as GrpcJs.ServiceDefinition, "Health");
+  const started = performance.now();
+  // A private subchannel pool: every probe opens its own connection, as probeGrpc does.
+  const client = new Health(`${t.host}:${t.port}`, grpc.credentials.createInsecure(), {
+    "grpc.use_local_subchannel_pool": 1,
+  }) as unknown as GrpcJs.Client & {
+    check(
+      req: { service: string },
+      opts: GrpcJs.CallOptions,
+      cb: (err: GrpcJs.ServiceError | null, res?: { status: string }) => void,
+    ): void;
+  };
+  try {
+    return await new Promise<ProbeResult>((resolve) =>
+      client.check({ service: "" }, { deadline: Date.now() + timeoutMs }, (err, res) => {
+        const durationMs = performance.now() - started;
+        if (err) resolve({ ok: false, reason: "GRPCError", message: err.message, durationMs });
+        else if (res?.status === "SERVING") resolve({ ok: true, message: "SERVING", durationMs });
+        else resolve({ ok: false, reason: "GRPCNotServing", message: String(res?.status), durationMs });
+      }),
+    );
+  } finally {
+    client.close();
+  }
+}
+
 function run(t: Target, signal: AbortSignal): Promise<ProbeResult> {
+  if (t.kind === "grpc")
+    return grpcImpl === "grpc-js" ? probeGrpcWithGrpcJs(t) : probeGrpc(t, {}, { timeoutMs, signal });
   if (t.kind === "tcp")
     return tcpImpl === "bare-socket" ? connectAndClose(t) : probeTcp(t, { timeoutMs, signal });
   if (httpImpl === "undici-client") return probeHttpWithUndiciClient(t, signal);
@@ -174,6 +216,7 @@ async function runPhase(name: string, targets: readonly Target[]): Promise<Recor
     targets: targets.length,
     httpImpl: targets.some((t) => t.kind === "http") ? httpImpl : undefined,
     tcpImpl: targets.some((t) => t.kind === "tcp") ? tcpImpl : undefined,
+    grpcImpl: targets.some((t) => t.kind === "grpc") ? grpcImpl : undefined,
     probesPerSecond: Math.round((probes / wall) * 10) / 10,
     cpuSecondsPer1000Probes: Math.round((cpuSeconds / probes) * 1000 * 1000) / 1000,
     cpuUserSeconds: cpu.user / 1e6,
@@ -198,7 +241,7 @@ async function main(): Promise<void> {
   const serverScript = fileURLToPath(new URL("./target-servers.ts", import.meta.url));
   const servers = spawn(
     process.execPath,
-    [serverScript, String(httpCount), String(tcpCount), values["server-impl"] ?? "raw"],
+    [serverScript, String(httpCount), String(tcpCount), values["server-impl"] ?? "raw", String(grpcCount)],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },
@@ -216,9 +259,14 @@ async function main(): Promise<void> {
     host: benchAddress("tcp", i),
     port: TCP_PORT,
   }));
-  const phases = { http, tcp, both: [...http, ...tcp] } as const;
+  const grpc: Target[] = Array.from({ length: grpcCount }, (_, i) => ({
+    kind: "grpc",
+    host: benchAddress("grpc", i),
+    port: GRPC_PORT,
+  }));
+  const phases = { http, tcp, grpc, both: [...http, ...tcp] } as const;
   try {
-    for (const name of (values.phases ?? "").split(",")) {
+    for (const name of phaseNames) {
       const targets = phases[name as keyof typeof phases];
       if (!targets) throw new Error(`unknown phase ${name}`);
       console.log(JSON.stringify(await runPhase(name, targets)));

@@ -1,13 +1,15 @@
 /**
  * Benchmark targets, run as a SEPARATE process so the prober's CPU measurement excludes them: `http` HTTP
- * servers and `tcp` TCP listeners, each on its own 10.244.x.y address (run inside scripts/netns.sh). Prints
- * one JSON line {"ready":true} once every server listens. Argv: <http> <tcp> [node-http|raw].
+ * servers, `tcp` TCP listeners and `grpc` gRPC health servers, each on its own 10.244.x.y address (run inside
+ * scripts/netns.sh). Prints one JSON line {"ready":true} once every server listens.
+ * Argv: <http> <tcp> [node-http|raw] [grpc].
  * The default `raw` HTTP server answers every request with a fixed `200 OK` and closes: on a 2-core machine a
  * node:http server at 1,000 new connections/s becomes the bottleneck and would measure itself, not the prober.
  */
 import { once } from "node:events";
 import { createServer as createHttpServer } from "node:http";
 import { createServer as createTcpServer, type Socket } from "node:net";
+import { encodeHealthCheckResponse } from "../src/internal/grpc-health-codec.ts";
 
 const RESPONSE = Buffer.from("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
 
@@ -21,12 +23,71 @@ function answerRaw(socket: Socket): void {
   });
 }
 
+/** One HTTP/2 frame: 9-byte header (length, type, flags, stream id) and the payload. */
+function h2Frame(type: number, flags: number, payload: Buffer, streamId = 1): Buffer {
+  const head = Buffer.alloc(9);
+  head.writeUIntBE(payload.length, 0, 3);
+  head[3] = type;
+  head[4] = flags;
+  head.writeUInt32BE(streamId, 5);
+  return Buffer.concat([head, payload]);
+}
+const H2_PREFACE_LENGTH = 24;
+const H2_SETTINGS = h2Frame(4, 0, Buffer.alloc(0), 0);
+const H2_SETTINGS_ACK = h2Frame(4, 1, Buffer.alloc(0), 0);
+/** `:status 200`, `content-type: application/grpc` (HPACK static index 8; literal with name index 31). */
+const H2_RESPONSE = Buffer.concat([
+  h2Frame(1, 0x4, Buffer.concat([Buffer.of(0x88, 0x0f, 0x10, 16), Buffer.from("application/grpc")])),
+  h2Frame(0, 0, encodeHealthCheckResponse(1)),
+  // Trailers `grpc-status: 0` (literal without indexing, new name), END_STREAM | END_HEADERS.
+  h2Frame(
+    1,
+    0x5,
+    Buffer.concat([Buffer.of(0, 11), Buffer.from("grpc-status"), Buffer.of(1), Buffer.from("0")]),
+  ),
+]);
+
+/**
+ * Minimal gRPC health server: answers the first request (stream 1) with SERVING once the client ended it, and
+ * nothing else. A node:http2 server per target would measure itself at 1,000 new connections/s, as node:http does.
+ */
+function answerGrpcRaw(socket: Socket): void {
+  socket.on("error", () => {});
+  let buffered = Buffer.alloc(0);
+  let at = H2_PREFACE_LENGTH;
+  let answered = false;
+  socket.write(H2_SETTINGS);
+  socket.on("data", (chunk: Buffer) => {
+    if (answered) return;
+    // The client's preface ends with its SETTINGS, which are acknowledged (a real server applies them first).
+    if (buffered.length === 0) socket.write(H2_SETTINGS_ACK);
+    buffered = Buffer.concat([buffered, chunk]);
+    while (buffered.length >= at + 9) {
+      const length = buffered.readUIntBE(at, 3);
+      const type = buffered[at + 3];
+      const flags = buffered[at + 4] as number;
+      if (buffered.length < at + 9 + length) return;
+      at += 9 + length;
+      // DATA with END_STREAM: the request is complete.
+      if (type === 0 && (flags & 0x1) !== 0) {
+        answered = true;
+        socket.write(H2_RESPONSE);
+        return;
+      }
+    }
+  });
+}
+
 export const HTTP_PORT = 8080;
 export const TCP_PORT = 5000;
+export const GRPC_PORT = 50051;
 
-/** The address of the i-th target of a kind: 250 per /24, HTTP from 10.244.10.0, TCP from 10.244.100.0. */
-export function benchAddress(kind: "http" | "tcp", i: number): string {
-  const base = kind === "http" ? 10 : 100;
+/**
+ * The address of the i-th target of a kind: 250 per /24, HTTP from 10.244.10.0, TCP from 10.244.100.0, gRPC
+ * from 10.244.150.0.
+ */
+export function benchAddress(kind: "http" | "tcp" | "grpc", i: number): string {
+  const base = kind === "http" ? 10 : kind === "tcp" ? 100 : 150;
   return `10.244.${base + Math.floor(i / 250)}.${(i % 250) + 1}`;
 }
 
@@ -34,6 +95,7 @@ async function main(): Promise<void> {
   const http = Number(process.argv[2] ?? 1000);
   const tcp = Number(process.argv[3] ?? 1000);
   const impl = process.argv[4] ?? "raw";
+  const grpc = Number(process.argv[5] ?? 0);
   const listening: Promise<unknown>[] = [];
   const httpServer = () => {
     const s = createHttpServer((req, res) => {
@@ -56,8 +118,13 @@ async function main(): Promise<void> {
     s.listen(TCP_PORT, benchAddress("tcp", i), 1024);
     listening.push(once(s, "listening"));
   }
+  for (let i = 0; i < grpc; i++) {
+    const s = createTcpServer(answerGrpcRaw);
+    s.listen(GRPC_PORT, benchAddress("grpc", i), 1024);
+    listening.push(once(s, "listening"));
+  }
   await Promise.all(listening);
-  process.stdout.write(`${JSON.stringify({ ready: true, http, tcp })}\n`);
+  process.stdout.write(`${JSON.stringify({ ready: true, http, tcp, grpc })}\n`);
 }
 
 if (import.meta.main) await main();

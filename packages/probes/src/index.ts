@@ -1,10 +1,16 @@
 /**
- * @swh/probes — TCP, HTTP(S) and PostgreSQL health probes with hard deadlines, a pure threshold state machine
+ * @swh/probes — TCP, HTTP(S), PostgreSQL and gRPC health probes with hard deadlines, a pure threshold state machine
  * and a scheduler. Generic: nothing here knows about pods or Kubernetes.
  */
 export { MAX_TIMER_DELAY_MS, type MonotonicClock, monotonicClock, type TimerHandle } from "./clock.js";
 export { isTruthyQueryValue } from "./internal/query-truthiness.js";
 export { probeBySpec } from "./probe-by-spec.js";
+export {
+  type GrpcProbeConfig,
+  MAX_GRPC_HEADER_LIST_BYTES,
+  MAX_GRPC_MESSAGE_BYTES,
+  probeGrpc,
+} from "./probe-grpc.js";
 export {
   buildHttpRequest,
   type HttpProbeConfig,

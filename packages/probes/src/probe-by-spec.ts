@@ -1,5 +1,6 @@
-/** Runs the probe a `ProbeSpec` describes — the glue between the resource's shape and the three probes. */
-import { describeValue, type ProbeSpec } from "@swh/crd-types";
+/** Runs the probe a `ProbeSpec` describes — the glue between the resource's shape and the four probes. */
+import { describeValue, PROBE_MODES, type ProbeSpec } from "@swh/crd-types";
+import { probeGrpc } from "./probe-grpc.js";
 import { probeHttp } from "./probe-http.js";
 import { type PostgresCredentials, probePostgres } from "./probe-postgres.js";
 import { type ProbeAddress, ProbeConfigError, type ProbeResult } from "./probe-result.js";
@@ -9,7 +10,7 @@ import { probeTcp } from "./probe-tcp.js";
  * Probes `target` (the pod IP and the already resolved port) as `spec` says, with `spec.timeoutSeconds`
  * (default 1) as the deadline. PostgreSQL needs `postgresCredentials` (read from the Secret by the caller);
  * when they are missing the result is a `CredentialsMissing` failure, not an exception. A mode other than TCP,
- * HTTP or PostgreSQL is an `UnsupportedMode` failure, never an exception (fail closed).
+ * HTTP, PostgreSQL or GRPC is an `UnsupportedMode` failure, never an exception (fail closed).
  */
 export function probeBySpec(
   target: ProbeAddress,
@@ -46,12 +47,17 @@ export function probeBySpec(
         probeOpts,
       );
     }
+    case "GRPC": {
+      if (!spec.grpc) throw new ProbeConfigError("grpc", "is required when mode is GRPC");
+      const { targetPort: _port, ...config } = spec.grpc;
+      return probeGrpc(target, config, probeOpts);
+    }
     default:
       // A stored probe of a newer schema (or garbage) cannot run here: it fails, it is never skipped.
       return Promise.resolve({
         ok: false,
         reason: "UnsupportedMode",
-        message: `mode ${describeValue(spec.mode)} is not supported (TCP, HTTP, PostgreSQL); the probe fails`,
+        message: `mode ${describeValue(spec.mode)} is not supported (${PROBE_MODES.join(", ")}); the probe fails`,
         durationMs: 0,
       });
   }

@@ -44,10 +44,10 @@ describe("probeBySpec", () => {
     expect(() => probeBySpec({ host: HOST, port: 80 }, { mode: "HTTP" })).toThrow("http");
   });
 
-  it.each([["GRPC"], [7], [null]])(
+  it.each([["UDP"], [7], [null]])(
     "fails a probe of unknown mode %j with UnsupportedMode instead of throwing",
     async (mode) => {
-      const spec = { mode, grpc: { port: 9090 } } as unknown as Parameters<typeof probeBySpec>[1];
+      const spec = { mode, udp: { port: 9090 } } as unknown as Parameters<typeof probeBySpec>[1];
       const result = await probeBySpec({ host: HOST, port: 9090 }, spec);
       expect(result).toMatchObject({ ok: false, reason: "UnsupportedMode" });
       expect(result.message).toContain("not supported");

@@ -2,11 +2,11 @@
  * The agent's own Prometheus metrics, named as deploy/METRICS.md lists them (the dashboard and alert rules
  * read these names). Informer and queue metrics come from @swh/kube on the same registry.
  */
-
+import type { ProbeMode } from "@swh/crd-types";
 import type { EndpointCounts } from "@swh/slice-writer";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
-export type ProbeModeLabel = "tcp" | "http" | "postgres";
+export type ProbeModeLabel = "tcp" | "http" | "postgres" | "grpc";
 
 /** Metrics the agent updates. */
 export interface AgentMetrics {
@@ -129,6 +129,12 @@ export function recordEndpointCounts(
 }
 
 /** The `mode` label of a probe mode. */
-export function probeModeLabel(mode: "TCP" | "HTTP" | "PostgreSQL"): ProbeModeLabel {
-  return mode === "TCP" ? "tcp" : mode === "HTTP" ? "http" : "postgres";
+export function probeModeLabel(mode: ProbeMode): ProbeModeLabel {
+  return PROBE_MODE_LABELS[mode];
 }
+const PROBE_MODE_LABELS: Record<ProbeMode, ProbeModeLabel> = {
+  TCP: "tcp",
+  HTTP: "http",
+  PostgreSQL: "postgres",
+  GRPC: "grpc",
+};

@@ -13,6 +13,7 @@ import {
   type DefaultedServicePort,
   describeValue,
   isProbeMode,
+  PROBE_MODES,
 } from "@swh/crd-types";
 import { describeProbe, probeSubObjectKey, probeTargetId, probeTargetPort } from "../probe-identity.js";
 import { resolveProbeTargetPort, resolveServiceTargetPort } from "../resolve-port.js";
@@ -36,7 +37,7 @@ export interface ResolvedProbe {
 /** A probe (by its index) that cannot run on one pod: it fails on every port of the pod with `reason`. */
 export interface UnrunnableProbe {
   index: number;
-  /** How the probe is shown in the reasons annotation and status, e.g. `TCP :smtpp` or `GRPC`. */
+  /** How the probe is shown in the reasons annotation and status, e.g. `TCP :smtpp` or `UDP`. */
   description: string;
   reason: "PortNotFound" | "UnsupportedMode";
   message: string;
@@ -74,7 +75,7 @@ export function resolvePod(swh: SwhInput, pod: PodInfo): ResolvedPod {
   const unrunnable: UnrunnableProbe[] = [];
   swh.spec.healthcheck.probes.forEach((probe, index) => {
     if (!isProbeMode(probe.mode)) {
-      const message = `mode ${describeValue(probe.mode)} is not supported by this version (TCP, HTTP, PostgreSQL); the probe cannot run and fails on every port of every pod`;
+      const message = `mode ${describeValue(probe.mode)} is not supported by this version (${PROBE_MODES.join(", ")}); the probe cannot run and fails on every port of every pod`;
       issues.push({
         kind: AGGREGATION_ISSUE_KINDS.probeModeUnsupported,
         path: `spec.healthcheck.probes[${index}].mode`,

@@ -18,6 +18,12 @@ export const MAX_TIMEOUT_SECONDS = 60;
 export const DEFAULT_PERIOD_SECONDS = 10;
 export const DEFAULT_TIMEOUT_SECONDS = 1;
 
+/**
+ * What a gRPC probe's `host` may be: an RFC 3986 authority without userinfo (a name, IPv4 or [IPv6], optional
+ * port), since it is sent as `:authority`. The probe engine checks the same pattern for callers without a schema.
+ */
+export const GRPC_AUTHORITY_PATTERN = "^([A-Za-z0-9_.-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?$";
+
 const DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
 const HTTP_TOKEN = "^[-!#$%&'*+.^_`|~0-9A-Za-z]+$";
 
@@ -120,7 +126,42 @@ const postgreSQL: SchemaNode = {
   },
 };
 
-const SUB_OBJECTS = { TCP: "tcp", HTTP: "http", PostgreSQL: "postgreSQL" } as const;
+const grpc: SchemaNode = {
+  type: "object",
+  required: ["targetPort"],
+  description:
+    "gRPC health probe (grpc.health.v1.Health/Check) against the pod IP: success when the service is SERVING.",
+  properties: {
+    targetPort: targetPortSchema("grpc.targetPort"),
+    service: {
+      type: "string",
+      maxLength: 1024,
+      description:
+        "Service name sent in the HealthCheckRequest; missing or empty asks about the server as a whole.",
+    },
+    host: {
+      type: "string",
+      maxLength: 253,
+      pattern: GRPC_AUTHORITY_PATTERN,
+      description:
+        ":authority and TLS server name only (a host name or [IPv6], optional :port); the connection always goes to the pod IP.",
+    },
+    tls: { type: "boolean", default: false, description: "Speak TLS (ALPN h2) instead of plaintext HTTP/2." },
+    insecureSkipTLSVerify: {
+      type: "boolean",
+      default: false,
+      description: "Accept any server certificate (tls).",
+    },
+    caCert: {
+      type: "string",
+      maxLength: 65536,
+      description: "PEM CA bundle to verify the server certificate with (tls).",
+    },
+  },
+};
+
+/** The sub-object each mode needs; every mode's rule forbids the others' sub-objects. */
+const SUB_OBJECTS = { TCP: "tcp", HTTP: "http", PostgreSQL: "postgreSQL", GRPC: "grpc" } as const;
 
 function modeRule(mode: keyof typeof SUB_OBJECTS) {
   const key = SUB_OBJECTS[mode];
@@ -138,7 +179,7 @@ const probe: SchemaNode = {
   properties: {
     mode: {
       type: "string",
-      enum: ["TCP", "HTTP", "PostgreSQL"],
+      enum: ["TCP", "HTTP", "PostgreSQL", "GRPC"],
       description: "Kind of probe; the sub-object of the same name must be set.",
     },
     timeoutSeconds: positiveInt(
@@ -151,8 +192,9 @@ const probe: SchemaNode = {
     tcp,
     http,
     postgreSQL,
+    grpc,
   },
-  "x-kubernetes-validations": [modeRule("TCP"), modeRule("HTTP"), modeRule("PostgreSQL")],
+  "x-kubernetes-validations": [modeRule("TCP"), modeRule("HTTP"), modeRule("PostgreSQL"), modeRule("GRPC")],
 };
 
 /** Schema of `spec.healthcheck`. */

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import {
   DEFAULT_PERIOD_SECONDS,
   DEFAULT_TIMEOUT_SECONDS,
+  type GrpcProbeSpec,
   type HealthcheckSpec,
   type HttpProbeSpec,
   type IntOrString,
@@ -68,8 +69,20 @@ const postgresProbe = withTiming("postgreSQL", postgresSub).map(
   (p): ProbeSpec => ({ mode: "PostgreSQL", ...p }),
 );
 
+const grpcSub: fc.Arbitrary<GrpcProbeSpec> = fc.record(
+  {
+    targetPort,
+    service: fc.constantFrom("", "grpc.health.v1.Health", "shop.v1.Orders"),
+    host: fc.constantFrom("example.com", "grpc.internal"),
+    tls: fc.boolean(),
+    insecureSkipTLSVerify: fc.boolean(),
+  },
+  { requiredKeys: ["targetPort"] },
+);
+const grpcProbe = withTiming("grpc", grpcSub).map((p): ProbeSpec => ({ mode: "GRPC", ...p }));
+
 /** A valid probe of any mode. */
-export const probeArb: fc.Arbitrary<ProbeSpec> = fc.oneof(tcpProbe, httpProbe, postgresProbe);
+export const probeArb: fc.Arbitrary<ProbeSpec> = fc.oneof(tcpProbe, httpProbe, postgresProbe, grpcProbe);
 
 /** Valid health checks: no probe's timeout (default 1) above the period (default 10). */
 const healthcheckArb: fc.Arbitrary<HealthcheckSpec> = fc

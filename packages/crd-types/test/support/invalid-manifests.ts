@@ -3,6 +3,7 @@
  * `validate()` and the integration test that sends them to a real API server.
  */
 import {
+  grpcProbe,
   httpProbe,
   type ProbeSpec,
   postgresProbe,
@@ -52,6 +53,36 @@ export const INVALID_CASES: readonly InvalidCase[] = [
     manifest: swh(
       withProbe({ mode: "PostgreSQL", tcp: { targetPort: 5432 }, postgreSQL: { targetPort: 5432 } }),
     ),
+  },
+  {
+    name: "mode GRPC with an http sub-object instead of grpc",
+    field: probe0,
+    manifest: swh(withProbe({ mode: "GRPC", http: { targetPort: 50051 } })),
+  },
+  {
+    name: "mode GRPC with grpc and tcp",
+    field: probe0,
+    manifest: swh(withProbe({ mode: "GRPC", grpc: { targetPort: 50051 }, tcp: { targetPort: 50051 } })),
+  },
+  {
+    name: "mode TCP with a grpc sub-object",
+    field: probe0,
+    manifest: swh(withProbe({ mode: "TCP", tcp: { targetPort: 80 }, grpc: { targetPort: 80 } })),
+  },
+  {
+    name: "grpc probe port name with uppercase",
+    field: `${probe0}.grpc.targetPort`,
+    manifest: swh(withProbe(grpcProbe("GRPC"))),
+  },
+  {
+    name: "grpc service name over 1024 characters",
+    field: `${probe0}.grpc.service`,
+    manifest: swh(withProbe(grpcProbe(50051, { service: "s".repeat(1025) }))),
+  },
+  {
+    name: "grpc host with a path",
+    field: `${probe0}.grpc.host`,
+    manifest: swh(withProbe(grpcProbe(50051, { host: "orders.internal/health" }))),
   },
   {
     name: "unknown mode",

@@ -3,7 +3,7 @@
  * names, wrong types, null). Applied one at a time to random valid specs, they check that `validate()` and the
  * API server agree on accept/reject at every boundary, beyond the hand-written table.
  */
-import { httpProbe, postgresProbe, type ServiceWithHealthchecksSpec } from "../../src/index.js";
+import { grpcProbe, httpProbe, postgresProbe, type ServiceWithHealthchecksSpec } from "../../src/index.js";
 
 type Path = readonly (string | number)[];
 
@@ -85,7 +85,7 @@ const EDGES: readonly [Path, readonly unknown[]][] = [
   ],
   [
     [...P, 0, "mode"],
-    ["TCP", "HTTP", "PostgreSQL", "GRPC", "", null],
+    ["TCP", "HTTP", "PostgreSQL", "GRPC", "UDP", "", null],
   ],
   [[...P, 0, "timeoutSeconds"], AT_LEAST_ONE],
   // Around the bounds: at most 60, and at most the period (random, or the default 10).
@@ -106,6 +106,10 @@ const EDGES: readonly [Path, readonly unknown[]][] = [
   [
     [...P, 0, "postgreSQL"],
     [{ targetPort: 5432 }, {}, null],
+  ],
+  [
+    [...P, 0, "grpc"],
+    [{ targetPort: 50051 }, {}, null],
   ],
   [[...P, 1, "http", "targetPort"], TARGET_PORT],
   [
@@ -137,6 +141,19 @@ const EDGES: readonly [Path, readonly unknown[]][] = [
     [...P, 2, "postgreSQL", "authSecretName"],
     ["a", "A", "a.b", "-a", "x".repeat(253), "x".repeat(254), null],
   ],
+  [[...P, 3, "grpc", "targetPort"], TARGET_PORT],
+  [
+    [...P, 3, "grpc", "service"],
+    ["", "grpc.health.v1.Health", "s".repeat(1024), "s".repeat(1025), 1, null],
+  ],
+  [
+    [...P, 3, "grpc", "host"],
+    ["orders.internal", "orders.internal:8443", "[fd00::1]:50051", "10.0.0.1", "a b", "u@h", "h/p", "[x", ""],
+  ],
+  [
+    [...P, 3, "grpc", "tls"],
+    [true, false, "true", null],
+  ],
 ];
 
 /** One mutation: set `path` (under spec) to `value`. */
@@ -150,10 +167,15 @@ export const MUTATIONS: readonly Mutation[] = EDGES.flatMap(([path, values]) =>
   values.map((value) => ({ path, value })),
 );
 
-/** Gives a random valid spec what the mutation paths expect: a port, and probes [any, HTTP, PostgreSQL]. */
+/** Gives a random valid spec what the mutation paths expect: a port, and probes [any, HTTP, PostgreSQL, GRPC]. */
 function prepareSpec(spec: ServiceWithHealthchecksSpec): Record<string, unknown> {
-  const probes = [...(spec.healthcheck?.probes ?? []).slice(0, 1), httpProbe(8080), postgresProbe(5432)];
-  if (probes.length < 3) probes.unshift(httpProbe(9090));
+  const probes = [
+    ...(spec.healthcheck?.probes ?? []).slice(0, 1),
+    httpProbe(8080),
+    postgresProbe(5432),
+    grpcProbe(50051),
+  ];
+  if (probes.length < 4) probes.unshift(httpProbe(9090));
   const ports = spec.ports?.length ? spec.ports.slice(0, 1) : [{ name: "p", port: 80 }];
   return structuredClone({ ...spec, ports, healthcheck: { ...spec.healthcheck, probes } });
 }
