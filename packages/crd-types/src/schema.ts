@@ -10,6 +10,7 @@ import { statusSchema } from "./internal/schema-status.js";
 export {
   DEFAULT_PERIOD_SECONDS,
   DEFAULT_TIMEOUT_SECONDS,
+  MAX_BODY_MATCH_LENGTH,
   MAX_PROBES,
   MAX_SECONDS,
   MAX_TIMEOUT_SECONDS,
