@@ -9,6 +9,7 @@ export {
   buildHttpRequest,
   type HttpProbeConfig,
   isAcceptedStatus,
+  judgeHttpResponse,
   MAX_BODY_BYTES,
   MAX_HEAD_BYTES,
   probeHttp,
@@ -22,6 +23,7 @@ export {
   probePostgres,
 } from "./probe-postgres.js";
 export {
+  PROBE_REASONS,
   type ProbeAddress,
   ProbeConfigError,
   type ProbeOptions,

@@ -17,6 +17,7 @@ const REASONS: Record<ProbeFailureReason, true> = {
   ConnectionReset: true,
   Timeout: true,
   HTTPStatus: true,
+  HTTPBody: true,
   TLSError: true,
   AuthFailed: true,
   QueryFalse: true,
