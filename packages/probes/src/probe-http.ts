@@ -83,12 +83,13 @@ export function judgeHttpResponse(
   const text = `HTTP ${status}${reason ? ` ${reason}` : ""}`;
   if (!isAcceptedStatus(status, config.code))
     return { ok: false, message: `${text} is not an accepted status`, reason: "HTTPStatus" };
-  const { contains, notContains } = config.body ?? {};
-  const window = `the first ${Math.min(body.length, MAX_BODY_BYTES)} bytes of the body`;
+  if (!config.body) return { ok: true, message: text };
+  const { contains, notContains } = config.body;
+  const window = () => `${text}: the first ${Math.min(body.length, MAX_BODY_BYTES)} bytes of the body`;
   if (contains !== undefined && !body.includes(contains, 0, "utf8"))
-    return { ok: false, message: `${text}: ${window} do not contain ${quote(contains)}`, reason: "HTTPBody" };
+    return { ok: false, message: `${window()} do not contain ${quote(contains)}`, reason: "HTTPBody" };
   if (notContains !== undefined && body.includes(notContains, 0, "utf8"))
-    return { ok: false, message: `${text}: ${window} contain ${quote(notContains)}`, reason: "HTTPBody" };
+    return { ok: false, message: `${window()} contain ${quote(notContains)}`, reason: "HTTPBody" };
   return { ok: true, message: text };
 }
 

@@ -55,7 +55,11 @@ export class ResponseReader {
   private readonly body: Buffer[] = [];
   private bodyBytes = 0;
 
-  constructor(private readonly opts: ResponseReaderOptions) {}
+  private readonly opts: ResponseReaderOptions;
+
+  constructor(opts: ResponseReaderOptions) {
+    this.opts = opts;
+  }
 
   /** The final response's head once it was read (also when the body later turns out malformed). */
   get responseHead(): ResponseHead | undefined {
@@ -181,7 +185,8 @@ export class ResponseReader {
 
   private complete(truncated: boolean): ReadOutcome {
     const head = this.head as ResponseHead;
-    const body = Buffer.concat(this.body).subarray(0, this.opts.maxBodyBytes);
+    // `take` keeps at most maxBodyBytes; one piece (the usual small body in one read) needs no copy.
+    const body = this.body.length === 1 ? (this.body[0] as Buffer) : Buffer.concat(this.body);
     return this.settle({ kind: "complete", head, body, bodyTruncated: truncated });
   }
 
