@@ -11,6 +11,7 @@ import {
   METRICS_TLS_FLAGS,
   type ParseResult,
   parseBindAddress,
+  parseDuration,
   parseFlags,
   parseLogLevel,
   parseMetricsTlsFlags,
@@ -135,12 +136,4 @@ function parseBool(value: string): boolean | undefined {
   if (value === "true") return true;
   if (value === "false") return false;
   return undefined;
-}
-
-/** Go-style durations with one unit: `500ms`, `90s`, `5m`, `1h`. */
-export function parseDuration(value: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value.trim());
-  if (match === null) return undefined;
-  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[match[2] as "ms" | "s" | "m" | "h"];
-  return Math.round(Number(match[1]) * unit);
 }

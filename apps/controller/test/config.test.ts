@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig, parseDuration } from "../src/config.js";
+import { parseConfig } from "../src/config.js";
 
 describe("parseConfig", () => {
   it("applies the documented defaults", () => {
@@ -69,15 +69,4 @@ describe("parseConfig", () => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toContain(message);
   });
-});
-
-describe("parseDuration", () => {
-  it.each([
-    ["500ms", 500],
-    ["90s", 90_000],
-    ["5m", 300_000],
-    ["1.5h", 5_400_000],
-    ["5", undefined],
-    ["-1s", undefined],
-  ])("%s → %s", (text, ms) => expect(parseDuration(text)).toBe(ms));
 });

@@ -21,6 +21,7 @@ export const PROBE_FAILURE_REASONS = [
   "ConnectionReset",
   "Timeout",
   "HTTPStatus",
+  "HTTPBody",
   "TLSError",
   "AuthFailed",
   "QueryFalse",

@@ -116,7 +116,21 @@ export interface HttpHeader {
   value: string;
 }
 
-/** An HTTP(S) probe: one GET/HEAD request to `targetPort`; passes on an accepted status. */
+/**
+ * An expectation on the start of an HTTP response body (at most the first 4 KiB are read): substrings, compared
+ * byte for byte on the UTF-8 text, never regular expressions. Both may be set; both must hold.
+ */
+export interface HttpBodyMatch {
+  /** The body must contain this text. */
+  contains?: string;
+  /** The body must not contain this text. */
+  notContains?: string;
+}
+
+/**
+ * An HTTP(S) probe: one GET/HEAD request to `targetPort`; passes on an accepted status and, when `body` is set,
+ * a body that matches it.
+ */
 export interface HttpProbeSpec {
   targetPort: IntOrString;
   path?: string;
@@ -128,6 +142,8 @@ export interface HttpProbeSpec {
   caCert?: string;
   /** Accepted status codes; empty or missing = 200..399. */
   code?: number[];
+  /** An expectation on the body (GET only); a mismatch fails the probe with `HTTPBody`. */
+  body?: HttpBodyMatch;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   type GrpcProbeSpec,
+  type HttpBodyMatch,
   type HttpProbeSpec,
   type PostgresProbeSpec,
   type ProbeSpec,
@@ -70,7 +71,9 @@ const http: Complete<HttpProbeSpec> = {
   insecureSkipTLSVerify: 0,
   caCert: 0,
   code: 0,
+  body: 0,
 };
+const body: Complete<HttpBodyMatch> = { contains: 0, notContains: 0 };
 const postgres: Complete<PostgresProbeSpec> = { targetPort: 0, dbName: 0, query: 0, authSecretName: 0 };
 const grpc: Complete<GrpcProbeSpec> = {
   targetPort: 0,
@@ -103,6 +106,7 @@ describe("types and schema", () => {
     ["spec.ports[]", port, specSchema.properties?.ports?.items],
     ["spec.healthcheck.probes[]", probe, probeNode],
     ["…probes[].http", http, probeNode?.properties?.http],
+    ["…probes[].http.body", body, probeNode?.properties?.http?.properties?.body],
     ["…probes[].postgreSQL", postgres, probeNode?.properties?.postgreSQL],
     ["…probes[].grpc", grpc, probeNode?.properties?.grpc],
     ["status", status, serviceWithHealthchecksSchema.properties?.status],

@@ -23,6 +23,7 @@ export {
   METRICS_TLS_FLAGS,
   type ParsedFlags,
   type ParseResult,
+  parseDuration,
   parseFlags,
   parseMetricsTlsFlags,
 } from "./flags.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatUsage, parseFlags, parseMetricsTlsFlags, splitHostPort } from "../src/index.js";
+import { formatUsage, parseDuration, parseFlags, parseMetricsTlsFlags, splitHostPort } from "../src/index.js";
 
 const NAMES = {
   kubeconfig: { value: "PATH", default: "in-cluster", help: "kubeconfig file" },
@@ -160,4 +160,15 @@ describe("parseMetricsTlsFlags", () => {
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error).toContain(error);
   });
+});
+
+describe("parseDuration", () => {
+  it.each([
+    ["500ms", 500],
+    ["90s", 90_000],
+    ["5m", 300_000],
+    ["1.5h", 5_400_000],
+    ["5", undefined],
+    ["-1s", undefined],
+  ])("%s → %s", (text, ms) => expect(parseDuration(text)).toBe(ms));
 });

@@ -1,51 +1,79 @@
-/** `swh-probe`: one ad-hoc probe from the command line; prints one JSON line, exit code = result. */
+/**
+ * `swh-probe`: one ad-hoc probe from the command line. The library probes IP addresses only (a probe must never
+ * be sent elsewhere by a name); the CLI, run by a person, resolves a DNS name itself and probes its first address,
+ * with the name as the HTTP Host and TLS name unless `--host` says otherwise. Exit code: 0 passed, 1 failed
+ * (including a name that does not resolve: `DNSError`), 2 usage error, 3 internal error (a bug: the probe did
+ * not say whether the target is healthy).
+ */
+import { lookup as dnsLookup } from "node:dns/promises";
 import { readFileSync } from "node:fs";
-import { type CliCommand, CliUsageError, parseCliArgs, USAGE } from "./internal/cli-args.js";
+import { isIP } from "node:net";
+import {
+  type CliCommand,
+  type CliOutput,
+  CliUsageError,
+  type ProbeCommand,
+  parseCliArgs,
+  USAGE,
+} from "./internal/cli-args.js";
+import { formatCliResult } from "./internal/cli-output.js";
 import { probeHttp } from "./probe-http.js";
 import { probePostgres } from "./probe-postgres.js";
-import { ProbeConfigError, type ProbeResult } from "./probe-result.js";
+import { type ProbeAddress, ProbeConfigError, type ProbeResult } from "./probe-result.js";
 import { probeTcp } from "./probe-tcp.js";
 
-/** Runs the CLI with `argv` and writes to `out`/`err`; resolves to the exit code (0 ok, 1 failed, 2 usage). */
-export async function runCli(
-  argv: readonly string[],
-  io: { out: (line: string) => void; err: (line: string) => void; env?: NodeJS.ProcessEnv } = {
-    out: (l) => process.stdout.write(`${l}\n`),
-    err: (l) => process.stderr.write(`${l}\n`),
-  },
-): Promise<number> {
+/** Exit codes of `swh-probe`. */
+export const EXIT = { passed: 0, failed: 1, usage: 2, internal: 3 } as const;
+
+/** Where the CLI writes, what it reads; the defaults are the process's. */
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+  /** Whether stdout is a terminal: the default output is text there, JSON otherwise. */
+  isTTY?: boolean;
+  /** Resolves a DNS name to one address (default: the system resolver, `dns.lookup`). */
+  lookup?: (name: string) => Promise<string>;
+}
+
+const PROCESS_IO: CliIo = {
+  out: (l) => process.stdout.write(`${l}\n`),
+  err: (l) => process.stderr.write(`${l}\n`),
+  isTTY: process.stdout.isTTY === true,
+};
+
+/** Runs the CLI with `argv`; resolves to the exit code (`EXIT`). Never rejects. */
+export async function runCli(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
   let command: CliCommand;
   try {
     command = parseCliArgs(argv);
   } catch (error) {
     io.err(`swh-probe: ${(error as Error).message}\n${USAGE}`);
-    return 2;
+    return EXIT.usage;
   }
   if (command.kind === "help") {
     io.out(USAGE);
-    return 0;
+    return EXIT.passed;
   }
   if (command.kind === "version") {
     io.out(`swh-probe ${packageVersion()}`);
-    return 0;
+    return EXIT.passed;
   }
-  let result: ProbeResult;
+  const output: CliOutput = command.output ?? (io.isTTY ? "text" : "json");
   try {
-    result = await execute(command, io.env ?? process.env);
+    const { result, address } = await resolveAndProbe(command, io);
+    io.out(formatCliResult({ kind: command.kind, target: command.target, address, result }, output));
+    return result.ok ? EXIT.passed : EXIT.failed;
   } catch (error) {
-    if (!(error instanceof ProbeConfigError || error instanceof CliUsageError || isFsError(error)))
-      throw error;
-    io.err(`swh-probe: ${error.message}`);
-    return 2;
+    if (error instanceof ProbeConfigError || error instanceof CliUsageError || isFsError(error)) {
+      io.err(`swh-probe: ${error.message}`);
+      return EXIT.usage;
+    }
+    io.err(
+      `swh-probe: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return EXIT.internal;
   }
-  io.out(
-    JSON.stringify({
-      target: `${command.target.host}:${command.target.port}`,
-      kind: command.kind,
-      ...result,
-    }),
-  );
-  return result.ok ? 0 : 1;
 }
 
 // Read at run time: the CLI runs from src/ (tests) and from dist/ (bin/swh-probe.js), both one level below it.
@@ -60,18 +88,55 @@ function isFsError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === "string";
 }
 
+async function defaultLookup(name: string): Promise<string> {
+  return (await dnsLookup(name)).address;
+}
+
+/** Resolves the target's name (a failure is a `DNSError` result, not an exception), then probes the address. */
+async function resolveAndProbe(
+  command: ProbeCommand,
+  io: CliIo,
+): Promise<{ result: ProbeResult; address?: ProbeAddress }> {
+  const { host, port } = command.target;
+  if (isIP(host) !== 0)
+    return { result: await execute(command, { host, port }, undefined, io.env ?? process.env) };
+  let ip: string;
+  try {
+    ip = await (io.lookup ?? defaultLookup)(host);
+  } catch (error) {
+    const message = `cannot resolve ${host}: ${(error as Error).message}`;
+    return { result: { ok: false, reason: "DNSError", message, durationMs: 0 } };
+  }
+  const address = { host: ip, port };
+  return { result: await execute(command, address, host, io.env ?? process.env), address };
+}
+
+/** The Host header for a name: with the port unless it is the scheme's default (as browsers and curl send it). */
+function hostHeaderFor(name: string, port: number, https: boolean): string {
+  return port === (https ? 443 : 80) ? name : `${name}:${port}`;
+}
+
 function execute(
-  command: Exclude<CliCommand, { kind: "help" | "version" }>,
+  command: ProbeCommand,
+  address: ProbeAddress,
+  name: string | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<ProbeResult> {
   const read = (file: string | undefined) => (file === undefined ? undefined : readFileSync(file, "utf8"));
   const opts = { timeoutMs: command.timeoutMs };
   switch (command.kind) {
     case "tcp":
-      return probeTcp(command.target, opts);
+      return probeTcp(address, opts);
     case "http": {
       const caCert = read(command.caFile);
-      return probeHttp(command.target, caCert ? { ...command.config, caCert } : command.config, opts);
+      const https = command.config.scheme === "HTTPS";
+      const host =
+        command.config.host ?? (name === undefined ? undefined : hostHeaderFor(name, address.port, https));
+      return probeHttp(
+        address,
+        { ...command.config, ...(caCert ? { caCert } : {}), ...(host !== undefined ? { host } : {}) },
+        opts,
+      );
     }
     case "postgres": {
       const password = command.passwordFile
@@ -89,7 +154,7 @@ function execute(
         ...Object.fromEntries(Object.entries(pem).filter(([, v]) => v !== undefined)),
       };
       return probePostgres(
-        command.target,
+        address,
         {
           credentials,
           ...(command.dbName !== undefined ? { dbName: command.dbName } : {}),

@@ -15,6 +15,7 @@ export {
   buildHttpRequest,
   type HttpProbeConfig,
   isAcceptedStatus,
+  judgeHttpResponse,
   MAX_BODY_BYTES,
   MAX_HEAD_BYTES,
   probeHttp,
@@ -28,6 +29,7 @@ export {
   probePostgres,
 } from "./probe-postgres.js";
 export {
+  PROBE_REASONS,
   type ProbeAddress,
   ProbeConfigError,
   type ProbeOptions,

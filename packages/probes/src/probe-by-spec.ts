@@ -8,9 +8,10 @@ import { probeTcp } from "./probe-tcp.js";
 
 /**
  * Probes `target` (the pod IP and the already resolved port) as `spec` says, with `spec.timeoutSeconds`
- * (default 1) as the deadline. PostgreSQL needs `postgresCredentials` (read from the Secret by the caller);
- * when they are missing the result is a `CredentialsMissing` failure, not an exception. A mode other than TCP,
- * HTTP, PostgreSQL or GRPC is an `UnsupportedMode` failure, never an exception (fail closed).
+ * (default 1) as the deadline. PostgreSQL needs `postgresCredentials`: finding them (a Secret, a file) is the
+ * caller's business, and so is the failure it reports when it has none; without them this throws
+ * `ProbeConfigError` like any other missing setting. A mode other than TCP, HTTP, PostgreSQL or GRPC is
+ * an `UnsupportedMode` failure, never an exception (fail closed).
  */
 export function probeBySpec(
   target: ProbeAddress,
@@ -30,12 +31,7 @@ export function probeBySpec(
     case "PostgreSQL": {
       if (!spec.postgreSQL) throw new ProbeConfigError("postgreSQL", "is required when mode is PostgreSQL");
       if (!opts.postgresCredentials)
-        return Promise.resolve({
-          ok: false,
-          reason: "CredentialsMissing",
-          message: "no credentials for the PostgreSQL probe",
-          durationMs: 0,
-        });
+        throw new ProbeConfigError("postgresCredentials", "are required for a PostgreSQL probe");
       const { dbName, query } = spec.postgreSQL;
       return probePostgres(
         target,

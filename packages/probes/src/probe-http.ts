@@ -4,12 +4,13 @@
  * 257 MB RSS at 2,000 targets, over this package's budget (see README "Performance"), while a fresh socket per
  * probe is required anyway (a server that stops accepting connections must be noticed).
  */
-import { isIP, type Socket, connect as tcpConnect } from "node:net";
+import { type Socket, connect as tcpConnect } from "node:net";
 import { checkServerIdentity, connect as tlsConnect } from "node:tls";
 import type { HttpProbeSpec } from "@swh/crd-types";
 import { runAttempt } from "./internal/attempt.js";
 import { checkAddress, formatAddress } from "./internal/check-address.js";
-import { hasNoBody, parseResponseHead, type ResponseHead } from "./internal/http-response-head.js";
+import { parseHostField } from "./internal/http-host.js";
+import { type ReadOutcome, ResponseReader } from "./internal/http-response-reader.js";
 import { describeError, reasonForSocketError } from "./internal/socket-errors.js";
 import { type ProbeAddress, ProbeConfigError, type ProbeOptions, type ProbeResult } from "./probe-result.js";
 
@@ -18,7 +19,7 @@ export type HttpProbeConfig = Omit<HttpProbeSpec, "targetPort">;
 
 /** Bound on the response head; a larger head is a protocol error (kubelet-like limit). */
 export const MAX_HEAD_BYTES = 16 * 1024;
-/** How much of the body is read (and dropped) before the connection is closed. */
+/** How much of the body is read (for `body` matching) before the connection is closed. */
 export const MAX_BODY_BYTES = 4 * 1024;
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -39,9 +40,9 @@ export function buildHttpRequest(target: ProbeAddress, config: HttpProbeConfig):
   const path = config.path ?? "/";
   if (!path.startsWith("/") || !/^[\x21-\x7e]+$/.test(path))
     throw new ProbeConfigError("path", "must start with / and contain only visible ASCII characters");
-  const host = config.host ?? formatAddress(target);
-  if (!/^[\x21-\x7e]+$/.test(host))
+  if (config.host !== undefined && !/^[\x21-\x7e]+$/.test(config.host))
     throw new ProbeConfigError("host", "must contain only visible ASCII characters");
+  const host = config.host === undefined ? formatAddress(target) : parseHostField(config.host).header;
   const defaults = new Map<string, string>([
     ["host", `Host: ${host}`],
     ["user-agent", "User-Agent: swh-probe/1"],
@@ -70,10 +71,41 @@ export function isAcceptedStatus(status: number, codes: readonly number[] | unde
 }
 
 /**
+ * Judges a complete response: the status first (`HTTPStatus`), then the body expectation (`HTTPBody`) on the
+ * first `MAX_BODY_BYTES` of the (de-chunked) body, compared byte for byte with the UTF-8 of the expected text.
+ */
+export function judgeHttpResponse(
+  status: number,
+  reason: string,
+  body: Buffer,
+  config: Pick<HttpProbeConfig, "code" | "body">,
+): Pick<ProbeResult, "ok" | "message" | "reason"> {
+  const text = `HTTP ${status}${reason ? ` ${reason}` : ""}`;
+  if (!isAcceptedStatus(status, config.code))
+    return { ok: false, message: `${text} is not an accepted status`, reason: "HTTPStatus" };
+  if (!config.body) return { ok: true, message: text };
+  const { contains, notContains } = config.body;
+  const window = () => `${text}: the first ${Math.min(body.length, MAX_BODY_BYTES)} bytes of the body`;
+  if (contains !== undefined && !body.includes(contains, 0, "utf8"))
+    return { ok: false, message: `${window()} do not contain ${quote(contains)}`, reason: "HTTPBody" };
+  if (notContains !== undefined && body.includes(notContains, 0, "utf8"))
+    return { ok: false, message: `${window()} contain ${quote(notContains)}`, reason: "HTTPBody" };
+  return { ok: true, message: text };
+}
+
+/** Quotes expected text for a message, cut to 60 characters (a message is bounded when published). */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 59)}…` : text);
+}
+
+/**
  * Sends one GET/HEAD request to `target` (the connection goes to that IP only; `config.host` is only the Host
- * header and TLS server name) and succeeds when the status is accepted. Redirects are never followed; the body
- * is read up to `MAX_BODY_BYTES` and dropped. HTTPS verifies against `config.caCert` or the system roots, and
- * the certificate's name against `config.host` or else the IP, unless `insecureSkipTLSVerify`.
+ * header and TLS server name) and succeeds when the status is accepted and the body matches `config.body`.
+ * Redirects are never followed. The response is read as RFC 9112 frames it (see `ResponseReader`), at most
+ * `MAX_BODY_BYTES` of body, and the connection is closed as soon as the response is complete, whether or not the
+ * server honours `Connection: close`. HTTPS verifies against `config.caCert` or the system roots, and the
+ * certificate's name against `config.host` or else the IP, unless `insecureSkipTLSVerify`; SNI is sent only
+ * for a DNS name (see `parseHostField`).
  */
 export function probeHttp(
   target: ProbeAddress,
@@ -86,22 +118,23 @@ export function probeHttp(
   const https = (config.scheme ?? "HTTP") === "HTTPS";
   if (config.scheme !== undefined && config.scheme !== "HTTP" && !https)
     throw new ProbeConfigError("scheme", `must be HTTP or HTTPS, got ${String(config.scheme)}`);
+  if (config.body && method !== "GET")
+    throw new ProbeConfigError("body", "needs method GET (a HEAD response has no body)");
   return runAttempt(opts, (attempt) => {
     let inTls = false;
     let socket: Socket;
     attempt.phase("connecting");
     if (https) {
-      const name = config.host?.replace(/:\d+$/, "");
+      const host = config.host === undefined ? undefined : parseHostField(config.host);
       const verify = config.insecureSkipTLSVerify !== true;
       socket = tlsConnect({
         host: target.host,
         port: target.port,
-        // SNI carries DNS names only (RFC 6066); an IP is checked against the certificate's IP SANs instead.
-        ...(name && isIP(name) === 0 ? { servername: name } : {}),
+        ...(host?.sni ? { servername: host.tlsName } : {}),
         rejectUnauthorized: verify,
         ...(config.caCert ? { ca: config.caCert } : {}),
         checkServerIdentity: (_host, cert) =>
-          verify ? checkServerIdentity(name ?? target.host, cert) : undefined,
+          verify ? checkServerIdentity(host?.tlsName ?? target.host, cert) : undefined,
         ALPNProtocols: ["http/1.1"],
       });
       socket.once("connect", () => {
@@ -121,49 +154,30 @@ export function probeHttp(
       socket.write(request);
     }
 
-    let buffered: Buffer = Buffer.alloc(0);
-    let head: ResponseHead | undefined;
-    let bodyBytes = 0;
-    socket.on("data", (chunk: Buffer) => {
-      if (attempt.done) return;
-      if (!head) {
-        buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-        for (;;) {
-          const parsed = parseResponseHead(buffered, MAX_HEAD_BYTES);
-          if (parsed.kind === "incomplete") return;
-          if (parsed.kind === "error") return attempt.finish(false, parsed.message, "ProtocolError");
-          // Interim responses (103 Early Hints, a stray 100) precede the real one.
-          if (parsed.head.status < 200 && parsed.head.status !== 101) {
-            buffered = buffered.subarray(parsed.head.headLength);
-            continue;
-          }
-          head = parsed.head;
-          break;
-        }
-        const rest = buffered.subarray(head.headLength);
-        buffered = Buffer.alloc(0);
-        if (hasNoBody(head.status, method) || head.contentLength === 0) return complete(head);
-        attempt.phase("reading the response body");
-        return onBody(head, rest);
+    const reader = new ResponseReader({ method, maxHeadBytes: MAX_HEAD_BYTES, maxBodyBytes: MAX_BODY_BYTES });
+    function settle(outcome: ReadOutcome): void {
+      if (outcome.kind === "more") {
+        if (reader.responseHead) attempt.phase("reading the response body");
+        return;
       }
-      onBody(head, chunk);
-    });
-    function onBody(h: ResponseHead, chunk: Buffer): void {
-      bodyBytes += chunk.length;
-      const ended =
-        (h.contentLength !== undefined && bodyBytes >= h.contentLength) ||
-        (h.chunked && chunk.subarray(-5).toString("latin1") === "0\r\n\r\n");
-      if (ended || bodyBytes >= MAX_BODY_BYTES) complete(h);
+      if (outcome.kind === "error") {
+        // A peer that closes before any head dropped the connection; anything else is a malformed response.
+        const cut = !reader.responseHead && outcome.message.startsWith("connection closed");
+        attempt.finish(false, outcome.message, cut ? "ConnectionReset" : "ProtocolError");
+        return;
+      }
+      const { ok, message, reason } = judgeHttpResponse(
+        outcome.head.status,
+        outcome.head.reason,
+        outcome.body,
+        config,
+      );
+      attempt.finish(ok, message, reason);
     }
-    function complete(h: ResponseHead): void {
-      const ok = isAcceptedStatus(h.status, config.code);
-      const text = `HTTP ${h.status}${h.reason ? ` ${h.reason}` : ""}`;
-      attempt.finish(ok, ok ? text : `${text} is not an accepted status`, "HTTPStatus");
-    }
-    socket.on("end", () => {
-      if (head) complete(head);
-      else attempt.finish(false, "connection closed before a complete response head", "ConnectionReset");
+    socket.on("data", (chunk: Buffer) => {
+      if (!attempt.done) settle(reader.push(chunk));
     });
+    socket.on("end", () => settle(reader.end()));
     socket.on("error", (err: NodeJS.ErrnoException) => {
       attempt.finish(false, describeError(err), reasonForSocketError(err, inTls));
     });

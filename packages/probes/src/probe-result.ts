@@ -1,17 +1,45 @@
 /**
  * The outcome of one probe and the options every probe takes. A probe never throws for a failing target: the
- * failure is data with a reason code from the closed set shared with slices and status.
+ * failure is data with a reason code from this package's own closed set, `ProbeReason`.
  */
-import type { ProbeFailureReason } from "@swh/crd-types";
 import type { MonotonicClock } from "./clock.js";
 
-/** Why a probe failed: the closed set `ProbeFailureReason` of `@swh/crd-types`. */
-export type ProbeReason = ProbeFailureReason;
+/**
+ * Every reason a probe of this package fails for: what a prober can observe of a target, and nothing about who
+ * runs it (a caller with its own reasons, such as the agent's missing credentials, widens `ProbeResult`'s
+ * `Reason`). Stable strings, shown to users.
+ */
+export const PROBE_REASONS = [
+  "ConnectionRefused",
+  "ConnectionReset",
+  "Timeout",
+  "HTTPStatus",
+  "HTTPBody",
+  "TLSError",
+  "AuthFailed",
+  "QueryFalse",
+  "QueryError",
+  "GRPCNotServing",
+  "GRPCServiceUnknown",
+  "GRPCStatusUnknown",
+  "GRPCUnimplemented",
+  "GRPCError",
+  "ProtocolError",
+  "DNSError",
+  "UnsupportedMode",
+  "Error",
+] as const;
 
-/** The result of one probe: `ok`, a reason code when not ok, a human-readable message and the time it took. */
-export interface ProbeResult {
+/** Why a probe failed: one of `PROBE_REASONS`. */
+export type ProbeReason = (typeof PROBE_REASONS)[number];
+
+/**
+ * The result of one probe: `ok`, a reason code when not ok, a human-readable message and the time it took.
+ * `Reason` is `ProbeReason` for this package's probes; a caller that adds failures of its own widens it.
+ */
+export interface ProbeResult<Reason extends string = ProbeReason> {
   ok: boolean;
-  reason?: ProbeReason;
+  reason?: Reason;
   message: string;
   durationMs: number;
 }

@@ -51,7 +51,7 @@ export interface ScheduledTarget<P = unknown> {
 
 /** The observable state of a target: threshold state plus the last result, if any. */
 export interface TargetState extends ThresholdState {
-  lastResult?: ProbeResult;
+  lastResult?: ProbeResult<string>;
 }
 
 /** When a probe was due and when it actually started (clock milliseconds), for metrics and benchmarks. */
@@ -67,11 +67,11 @@ export interface ProbeSchedulerOptions<P> {
    * (at least 1), so a single group uses up to half.
    */
   maxConcurrent: number;
-  run: (target: ScheduledTarget<P>, signal: AbortSignal) => Promise<ProbeResult>;
+  run: (target: ScheduledTarget<P>, signal: AbortSignal) => Promise<ProbeResult<string>>;
   /** Called when a target's `passing` flips — and only then. */
   onTransition: (id: string, state: TargetState) => void;
   /** Called after every probe (metrics). */
-  onResult?: (id: string, result: ProbeResult, timing: ProbeTiming) => void;
+  onResult?: (id: string, result: ProbeResult<string>, timing: ProbeTiming) => void;
   /**
    * Where each target's published state is kept: recorded after every probe (it reports only changes), seeded
    * from `ScheduledTarget.seed`, and forgotten with the target.
@@ -97,7 +97,7 @@ export const DEFAULT_TICK_MS = 10;
 interface Entry<P> extends FairItem<Entry<P>> {
   target: ScheduledTarget<P>;
   state: ThresholdState;
-  lastResult?: ProbeResult;
+  lastResult?: ProbeResult<string>;
   /** Bumped when the entry is re-armed, so its older slot still in the heap is recognised and dropped. */
   generation: number;
   /** Set by `remove`: its slot and in-flight result are dropped when they come up. */
@@ -255,7 +255,7 @@ export class ProbeScheduler<P = unknown> {
    */
   async #probe(entry: Entry<P>, scheduledAt: number | undefined): Promise<boolean> {
     const startedAt = this.#clock.now();
-    let result: ProbeResult;
+    let result: ProbeResult<string>;
     try {
       result = await this.#opts.run(entry.target, entry.controller.signal);
     } catch (err) {

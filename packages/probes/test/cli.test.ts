@@ -1,19 +1,23 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../src/cli.js";
+import { type CliIo, runCli } from "../src/cli.js";
 import { closedPort, startHttpServer, startTcpServer } from "./helpers/servers.js";
 
 /** A deadline no probe on loopback needs, however loaded the machine: no test here expects a Timeout. */
-const TIMEOUT = ["--timeout", "10000"];
+const TIMEOUT = ["--timeout", "10s"];
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
 };
 
 async function cli(...argv: string[]) {
+  return cliWith({}, ...argv);
+}
+
+async function cliWith(io: Partial<CliIo>, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), env: {} });
+  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), env: {}, ...io });
   return { code, out, err };
 }
 
@@ -54,7 +58,7 @@ describe("swh-probe CLI", () => {
     const help = await cli("--help");
     expect(help.code).toBe(0);
     expect(help.out.join("\n")).toMatch(/^usage: swh-probe /);
-    expect(help.out.join("\n")).toMatch(/--timeout MS +.*\(default: 1000\)/);
+    expect(help.out.join("\n")).toMatch(/--timeout DURATION +.*\(default: 1s\)/);
     expect(help.out.join("\n")).toMatch(/--tls-mode MODE +.*\(default: SkipVerification\)/);
     const version = await cli("tcp", "--version");
     expect(version.code).toBe(0);
@@ -80,7 +84,11 @@ describe("swh-probe CLI", () => {
     [["http"], "expected a probe kind and one address"],
     [["udp", "1.2.3.4:5"], "unknown probe kind"],
     [["http", "1.2.3.4"], "address must be"],
-    [["http", "example.com:80"], "host: must be an IP address"],
+    [["http", "bad_name:80"], "neither an IP address nor a DNS name"],
+    [["http", "1.2.3.4:0"], "port must be 1..65535"],
+    [["http", "1.2.3.4:80", "--timeout", "5x"], "--timeout must be a positive duration"],
+    [["http", "1.2.3.4:80", "--output", "yaml"], "--output must be text or json"],
+    [["http", "1.2.3.4:80", "--method", "HEAD", "--body-contains", "ok"], "need --method GET"],
     [["http", "1.2.3.4:80", "--method", "PUT"], "--method"],
     [["postgres", "1.2.3.4:5432"], "--user is required"],
     [["http", "1.2.3.4:80", "--bogus"], "bogus"],
@@ -89,5 +97,74 @@ describe("swh-probe CLI", () => {
     const { code, err } = await cli(...argv);
     expect(code).toBe(2);
     expect(err.join("\n")).toContain(message);
+  });
+
+  it("takes durations with units, and a bare number as milliseconds", async () => {
+    const server = await startTcpServer("127.0.0.1");
+    for (const timeout of ["5s", "500ms", "1m", "5000"])
+      expect((await cli("tcp", `127.0.0.1:${server.port}`, "--timeout", timeout)).code).toBe(0);
+  });
+
+  it("resolves a host name itself, probes its address and sends the name as Host", async () => {
+    const server = await startHttpServer("localhost", (_req, res) => res.end("ready"));
+    const { code, out } = await cli("http", `localhost:${server.port}`, "--output", "json", ...TIMEOUT);
+    expect(code).toBe(0);
+    expect(JSON.parse(out[0] as string)).toMatchObject({
+      ok: true,
+      target: `localhost:${server.port}`,
+      address: expect.stringMatching(new RegExp(`^(127\\.0\\.0\\.1|\\[::1\\]):${server.port}$`)),
+    });
+    expect(server.requests[0]?.headers.host).toBe(`localhost:${server.port}`);
+  });
+
+  it("fails with DNSError (exit 1) when the name does not resolve", async () => {
+    const lookup = () =>
+      Promise.reject(Object.assign(new Error("getaddrinfo ENOTFOUND nowhere.test"), { code: "ENOTFOUND" }));
+    const { code, out } = await cliWith({ lookup }, "tcp", "nowhere.test:80", "--output", "json");
+    expect(code).toBe(1);
+    expect(JSON.parse(out[0] as string)).toMatchObject({ ok: false, reason: "DNSError" });
+  });
+
+  it("prints text on a terminal and JSON otherwise, unless --output says which", async () => {
+    const server = await startHttpServer("127.0.0.1", (_req, res) => res.writeHead(503).end());
+    const target = `127.0.0.1:${server.port}`;
+    const onTty = await cliWith({ isTTY: true }, "http", target, ...TIMEOUT);
+    expect(onTty.code).toBe(1);
+    expect(onTty.out).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^FAIL http ${target}: HTTPStatus: HTTP 503 Service Unavailable is not an accepted status in [\\d.]+ ms$`,
+        ),
+      ),
+    ]);
+    const piped = await cliWith({ isTTY: false }, "http", target, ...TIMEOUT);
+    expect(JSON.parse(piped.out[0] as string)).toMatchObject({ ok: false, reason: "HTTPStatus" });
+    const asked = await cliWith({ isTTY: true }, "http", target, "--output", "json", ...TIMEOUT);
+    expect(JSON.parse(asked.out[0] as string)).toMatchObject({ ok: false });
+  });
+
+  it("matches the body with --body-contains and --body-not-contains", async () => {
+    const server = await startHttpServer("127.0.0.1", (_req, res) => res.end('{"status":"UP"}'));
+    const target = `127.0.0.1:${server.port}`;
+    expect((await cli("http", target, "--body-contains", "UP", ...TIMEOUT)).code).toBe(0);
+    const down = await cli("http", target, "--body-not-contains", "UP", "--output", "json", ...TIMEOUT);
+    expect(down.code).toBe(1);
+    expect(JSON.parse(down.out[0] as string)).toMatchObject({ reason: "HTTPBody" });
+  });
+
+  it("exits 3, not 1, on an internal error", async () => {
+    const server = await startTcpServer("127.0.0.1");
+    const { code, err } = await cliWith(
+      {
+        out: () => {
+          throw new Error("stdout is gone");
+        },
+      },
+      "tcp",
+      `127.0.0.1:${server.port}`,
+      ...TIMEOUT,
+    );
+    expect(code).toBe(3);
+    expect(err.join("\n")).toContain("internal error: Error: stdout is gone");
   });
 });

@@ -31,12 +31,11 @@ describe("probeBySpec", () => {
     expect(server.requests).toMatchObject([{ method: "HEAD", url: "/live" }]);
   });
 
-  it("fails a PostgreSQL probe without credentials with CredentialsMissing instead of throwing", async () => {
-    const result = await probeBySpec(
-      { host: HOST, port: 5432 },
-      { mode: "PostgreSQL", postgreSQL: { targetPort: 5432 } },
-    );
-    expect(result).toMatchObject({ ok: false, reason: "CredentialsMissing" });
+  it("throws ProbeConfigError for a PostgreSQL probe without credentials (finding them is the caller's job)", () => {
+    const run = () =>
+      probeBySpec({ host: HOST, port: 5432 }, { mode: "PostgreSQL", postgreSQL: { targetPort: 5432 } });
+    expect(run).toThrow(ProbeConfigError);
+    expect(run).toThrow(/^postgresCredentials: /);
   });
 
   it("throws ProbeConfigError naming the missing sub-object", () => {

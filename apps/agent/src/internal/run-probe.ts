@@ -1,7 +1,14 @@
 import type { ProbeTarget } from "@swh/aggregation";
-import { readPostgresCredentials } from "@swh/crd-types";
+import { type ProbeFailureReason, readPostgresCredentials } from "@swh/crd-types";
 import type { ProbeResult, probeBySpec } from "@swh/probes";
 import type { CredentialsLookup } from "./credentials-secrets.js";
+
+/**
+ * A probe result as the agent publishes it: the probe engine's reasons plus the agent's own (credentials). That
+ * `deps.probe`'s results are assignable to it checks, at compile time, that every `ProbeReason` of `@swh/probes`
+ * is a `ProbeFailureReason` slices and status may carry.
+ */
+export type AgentProbeResult = ProbeResult<ProbeFailureReason>;
 
 /** What `runProbe` needs: the probe engine and a read of the credentials Secret caches. */
 export interface RunProbeDeps {
@@ -19,7 +26,7 @@ export async function runProbe(
   target: ProbeTarget,
   signal: AbortSignal,
   deps: RunProbeDeps,
-): Promise<ProbeResult> {
+): Promise<AgentProbeResult> {
   const address = { host: target.address, port: target.port };
   if (target.probe.mode !== "PostgreSQL") return deps.probe(address, target.probe, { signal });
   const secretName = target.probe.postgreSQL?.authSecretName;

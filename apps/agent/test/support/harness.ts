@@ -198,6 +198,8 @@ export function published(
 export interface Backend {
   /** Status returned for each path (default 200 for every path). */
   status: Map<string, number>;
+  /** Body returned for each path (default "ok"). */
+  bodies: Map<string, string>;
   /** Requests received, by path. */
   hits: Map<string, number>;
   close(): Promise<void>;
@@ -206,11 +208,12 @@ export interface Backend {
 /** Starts an HTTP server on `host:port` answering `status.get(path) ?? 200`. */
 export async function startBackend(host: string, port: number): Promise<Backend> {
   const status = new Map<string, number>();
+  const bodies = new Map<string, string>();
   const hits = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    res.writeHead(status.get(path) ?? 200, { connection: "close" }).end("ok");
+    res.writeHead(status.get(path) ?? 200, { connection: "close" }).end(bodies.get(path) ?? "ok");
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -218,6 +221,7 @@ export async function startBackend(host: string, port: number): Promise<Backend>
   });
   return {
     status,
+    bodies,
     hits,
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,7 +4,7 @@
  * (ADR 0016): a probe slot held by a target that never answers is given back within a minute and before the
  * target's next probe is due.
  */
-import type { HealthcheckSpec, ProbeSpec } from "../types.js";
+import type { HealthcheckSpec, HttpBodyMatch, HttpProbeSpec, ProbeSpec } from "../types.js";
 import { targetPortSchema } from "./port-rules.js";
 import { celRule, type SchemaNode } from "./schema-node.js";
 
@@ -41,6 +41,33 @@ const tcp: SchemaNode = {
   required: ["targetPort"],
   description: "TCP probe: success when a connection is accepted.",
   properties: { targetPort: targetPortSchema("tcp.targetPort") },
+};
+
+/** Longest `http.body.contains`/`notContains`: a phrase to look for, well inside the 4 KiB of body read. */
+export const MAX_BODY_MATCH_LENGTH = 1024;
+
+const bodyText = (description: string): SchemaNode => ({
+  type: "string",
+  minLength: 1,
+  maxLength: MAX_BODY_MATCH_LENGTH,
+  description,
+});
+
+const body: SchemaNode = {
+  type: "object",
+  description:
+    "Expectation on the first 4 KiB of the response body (substrings, not regular expressions); GET only. A mismatch fails the probe with reason HTTPBody.",
+  properties: {
+    contains: bodyText("The body must contain this text."),
+    notContains: bodyText("The body must not contain this text."),
+  },
+  "x-kubernetes-validations": [
+    celRule<HttpBodyMatch>(
+      "has(self.contains) || has(self.notContains)",
+      "http.body needs contains or notContains",
+      (b) => b.contains !== undefined || b.notContains !== undefined,
+    ),
+  ],
 };
 
 const http: SchemaNode = {
@@ -100,7 +127,16 @@ const http: SchemaNode = {
       description: "Accepted status codes; missing or empty means 200..399.",
       items: { type: "integer", format: "int32", minimum: 100, maximum: 599 },
     },
+    body,
   },
+  "x-kubernetes-validations": [
+    // A HEAD response has no body, so a body expectation on it could never pass.
+    celRule<HttpProbeSpec>(
+      "!has(self.body) || !has(self.method) || self.method == 'GET'",
+      "http.body needs method GET (a HEAD response has no body)",
+      (h) => h.body === undefined || (h.method ?? "GET") === "GET",
+    ),
+  ],
 };
 
 const postgreSQL: SchemaNode = {

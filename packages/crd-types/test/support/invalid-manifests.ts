@@ -89,6 +89,16 @@ export const INVALID_CASES: readonly InvalidCase[] = [
     field: `${probe0}.mode`,
     manifest: swh(withProbe({ mode: "UDP", tcp: { targetPort: 53 } })),
   },
+  {
+    name: "an HTTP body match on a HEAD request",
+    field: `${probe0}.http`,
+    manifest: swh(withProbe(httpProbe(80, { method: "HEAD", body: { contains: "ok" } }))),
+  },
+  {
+    name: "an HTTP body match with neither contains nor notContains",
+    field: `${probe0}.http.body`,
+    manifest: swh(withProbe(httpProbe(80, { body: {} }))),
+  },
   { name: "missing mode", field: `${probe0}.mode`, manifest: swh(withProbe({ tcp: { targetPort: 53 } })) },
   { name: "probe port 0", field: `${probe0}.tcp.targetPort`, manifest: swh(withProbe(tcpProbe(0))) },
   { name: "probe port 65536", field: `${probe0}.tcp.targetPort`, manifest: swh(withProbe(tcpProbe(65536))) },

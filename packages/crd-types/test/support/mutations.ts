@@ -132,6 +132,19 @@ const EDGES: readonly [Path, readonly unknown[]][] = [
     [...P, 1, "http", "httpHeaders"],
     [[{ name: "X-A", value: "1" }], [{ name: "X A", value: "1" }], [{ name: "X" }], [{ value: "1" }], null],
   ],
+  [
+    [...P, 1, "http", "body"],
+    [
+      { contains: "ok" },
+      { notContains: "error" },
+      { contains: "a", notContains: "b" },
+      {},
+      { contains: "" },
+      { contains: "x".repeat(1024) },
+      { notContains: "x".repeat(1025) },
+      null,
+    ],
+  ],
   [[...P, 2, "postgreSQL", "targetPort"], TARGET_PORT],
   [
     [...P, 2, "postgreSQL", "query"],

@@ -1,19 +1,37 @@
-/** Parses `swh-probe` arguments into one probe invocation; pure (file contents are read by the caller). */
-import type { PostgresTlsMode } from "@swh/crd-types";
-import { type FlagSpecs, formatUsage, parseFlags } from "@swh/kube/flags";
+/**
+ * Parses `swh-probe` arguments into one probe invocation; pure (names are resolved and files read by the caller).
+ * Each probe kind is one entry of `KINDS` (its flags are in `FLAGS`, prefixed by kind in the help) and one case of
+ * the CLI's `execute`: adding a kind is a parser here and a few lines there.
+ */
+import type { HttpBodyMatch, PostgresTlsMode } from "@swh/crd-types";
+import { type FlagSpecs, formatUsage, parseDuration, parseFlags } from "@swh/kube/flags";
 import type { HttpProbeConfig } from "../probe-http.js";
-import type { ProbeAddress } from "../probe-result.js";
+
+/** Where to probe: an IP literal or a DNS name (resolved by the CLI, never by the library), and a port. */
+export interface CliTarget {
+  host: string;
+  port: number;
+}
+
+/** How results are printed: one JSON line, or one line for people. */
+export type CliOutput = "text" | "json";
+
+/** What every probe command has. */
+interface ProbeCommandBase {
+  target: CliTarget;
+  timeoutMs: number;
+  /** As asked; undefined = text on a terminal, JSON otherwise. */
+  output?: CliOutput;
+}
 
 /** A parsed command; file paths (`caFile`, ...) are still paths. */
 export type CliCommand =
   | { kind: "help" }
   | { kind: "version" }
-  | { kind: "tcp"; target: ProbeAddress; timeoutMs: number }
-  | { kind: "http"; target: ProbeAddress; timeoutMs: number; config: HttpProbeConfig; caFile?: string }
-  | {
+  | (ProbeCommandBase & { kind: "tcp" })
+  | (ProbeCommandBase & { kind: "http"; config: HttpProbeConfig; caFile?: string })
+  | (ProbeCommandBase & {
       kind: "postgres";
-      target: ProbeAddress;
-      timeoutMs: number;
       dbName?: string;
       query?: string;
       user: string;
@@ -22,16 +40,38 @@ export type CliCommand =
       caFile?: string;
       clientCertFile?: string;
       clientKeyFile?: string;
-    };
+    });
+
+/** A command that runs a probe. */
+export type ProbeCommand = Exclude<CliCommand, { kind: "help" | "version" }>;
 
 const FLAGS = {
-  timeout: { value: "MS", default: "1000", help: "the probe's deadline, in milliseconds" },
+  timeout: {
+    value: "DURATION",
+    default: "1s",
+    help: "the probe's deadline: 500ms, 5s, 1m (a bare number is milliseconds)",
+  },
+  output: { value: "text|json", default: "text on a terminal, else json", help: "how the result is printed" },
   path: { value: "PATH", default: "/", help: "http: the request path" },
-  host: { value: "NAME", default: "the address", help: "http: the Host header and the TLS name checked" },
+  host: {
+    value: "NAME",
+    default: "the address's name, else the address",
+    help: "http: the Host header and the TLS name checked (SNI only for a DNS name)",
+  },
   https: { type: "boolean", default: "false", help: "http: over TLS" },
   method: { value: "GET|HEAD", default: "GET", help: "http: the request method" },
   header: { value: "'Name: value'", multiple: true, default: "none", help: "http: a request header" },
   code: { value: "N", multiple: true, default: "200-399", help: "http: an accepted status, 100..599" },
+  "body-contains": {
+    value: "TEXT",
+    default: "none",
+    help: "http: the first 4 KiB of the body must contain TEXT",
+  },
+  "body-not-contains": {
+    value: "TEXT",
+    default: "none",
+    help: "http: the first 4 KiB of the body must not contain TEXT",
+  },
   ca: {
     value: "FILE",
     default: "the system CAs",
@@ -51,10 +91,18 @@ const FLAGS = {
   "client-key": { value: "FILE", default: "none", help: "postgres: its PEM private key" },
 } as const satisfies FlagSpecs;
 
+type FlagName = keyof typeof FLAGS;
+/** The raw flag values: the last of each, and every one of repeatable flags. */
+interface FlagValues {
+  get(name: FlagName): string | undefined;
+  all(name: FlagName): readonly string[];
+}
+
 /** Usage text printed by `--help` and on bad arguments: every flag with its default. */
 export const USAGE = formatUsage(
-  `usage: swh-probe <tcp|http|postgres> <ip:port> [flags]
-Prints the result as one JSON line; exit code 0 = ok, 1 = probe failed, 2 = usage error.`,
+  `usage: swh-probe <tcp|http|postgres> <host:port> [flags]
+host is an IP address ([ipv6]:port) or a DNS name, resolved here (the first address is probed).
+Exit code: 0 the probe passed, 1 it failed, 2 usage error, 3 internal error.`,
   FLAGS,
 );
 
@@ -63,12 +111,101 @@ export class CliUsageError extends Error {
   override readonly name = "CliUsageError";
 }
 
-/** Parses `ip:port` or `[ipv6]:port`. */
-export function parseAddress(text: string): ProbeAddress {
-  const m = /^\[([^\]]+)\]:(\d+)$/.exec(text) ?? /^([^:]+):(\d+)$/.exec(text);
-  if (!m) throw new CliUsageError(`address must be ip:port or [ipv6]:port, got ${JSON.stringify(text)}`);
-  return { host: m[1] as string, port: Number(m[2]) };
+const DNS_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
+/** Parses `host:port` (an IPv4 address or a DNS name) or `[ipv6]:port`. */
+export function parseAddress(text: string): CliTarget {
+  const m = /^\[([^\]]+)\]:(\d{1,5})$/.exec(text) ?? /^([^:[\]]+):(\d{1,5})$/.exec(text);
+  if (!m) throw new CliUsageError(`address must be host:port or [ipv6]:port, got ${JSON.stringify(text)}`);
+  const [, host, port] = m as unknown as [string, string, string];
+  if (!text.startsWith("[") && !DNS_NAME.test(host))
+    throw new CliUsageError(`address: ${JSON.stringify(host)} is neither an IP address nor a DNS name`);
+  const n = Number(port);
+  if (n < 1 || n > 65535) throw new CliUsageError(`address: port must be 1..65535, got ${port}`);
+  return { host, port: n };
 }
+
+/** Parses `--timeout`: a duration with a unit, or a bare number of milliseconds (what older versions took). */
+function parseTimeout(text: string | undefined): number {
+  if (text === undefined) return 1000;
+  const ms = /^\d+$/.test(text) ? Number(text) : parseDuration(text);
+  if (ms === undefined || !Number.isSafeInteger(ms) || ms < 1)
+    throw new CliUsageError(
+      `--timeout must be a positive duration such as 500ms or 5s, got ${JSON.stringify(text)}`,
+    );
+  return ms;
+}
+
+function parseOutput(text: string | undefined): CliOutput | undefined {
+  if (text === undefined || text === "text" || text === "json") return text;
+  throw new CliUsageError(`--output must be text or json, got ${JSON.stringify(text)}`);
+}
+
+/** Keeps the defined entries only (`exactOptionalPropertyTypes`: an absent field is not `undefined`). */
+function defined<T extends object>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never;
+}
+
+/** One parser per probe kind: the kind's own flags on top of what every probe command has. */
+const KINDS: Record<string, (flags: FlagValues, base: ProbeCommandBase) => ProbeCommand> = {
+  tcp: (_flags, base) => ({ kind: "tcp", ...base }),
+  http: (flags, base) => {
+    const method = flags.get("method") ?? "GET";
+    if (method !== "GET" && method !== "HEAD") throw new CliUsageError("--method must be GET or HEAD");
+    const httpHeaders = flags.all("header").map((h) => {
+      const colon = h.indexOf(":");
+      if (colon <= 0) throw new CliUsageError(`--header must be 'Name: value', got ${JSON.stringify(h)}`);
+      return { name: h.slice(0, colon).trim(), value: h.slice(colon + 1).trim() };
+    });
+    const code = flags.all("code").map((c) => {
+      const n = Number(c);
+      if (!Number.isInteger(n) || n < 100 || n > 599)
+        throw new CliUsageError(`--code must be 100..599, got ${c}`);
+      return n;
+    });
+    const body: HttpBodyMatch = defined({
+      contains: flags.get("body-contains"),
+      notContains: flags.get("body-not-contains"),
+    });
+    if (Object.keys(body).length > 0 && method !== "GET")
+      throw new CliUsageError("--body-contains and --body-not-contains need --method GET");
+    const host = flags.get("host");
+    const config: HttpProbeConfig = {
+      path: flags.get("path") ?? "/",
+      scheme: flags.get("https") === "true" ? "HTTPS" : "HTTP",
+      method,
+      httpHeaders,
+      code,
+      insecureSkipTLSVerify: flags.get("insecure") === "true",
+      ...(host !== undefined ? { host } : {}),
+      ...(Object.keys(body).length > 0 ? { body } : {}),
+    };
+    const caFile = flags.get("ca");
+    return { kind: "http", ...base, config, ...(caFile !== undefined ? { caFile } : {}) };
+  },
+  postgres: (flags, base) => {
+    const user = flags.get("user");
+    if (!user) throw new CliUsageError("--user is required for postgres");
+    const tlsMode = flags.get("tls-mode");
+    if (tlsMode !== undefined && !["Disabled", "SkipVerification", "VerifyCA", "VerifyAll"].includes(tlsMode))
+      throw new CliUsageError("--tls-mode must be Disabled, SkipVerification, VerifyCA or VerifyAll");
+    return {
+      kind: "postgres",
+      ...base,
+      user,
+      ...defined({
+        dbName: flags.get("db"),
+        query: flags.get("query"),
+        passwordFile: flags.get("password-file"),
+        tlsMode: tlsMode as PostgresTlsMode | undefined,
+        caFile: flags.get("ca"),
+        clientCertFile: flags.get("client-cert"),
+        clientKeyFile: flags.get("client-key"),
+      }),
+    };
+  },
+};
 
 /** Parses argv (without `node` and the script) into a command. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
@@ -76,82 +213,20 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (!parsed.ok) throw new CliUsageError(parsed.error);
   if ("help" in parsed) return { kind: "help" };
   if ("version" in parsed) return { kind: "version" };
-  const { positionals, lists } = parsed;
-  // Booleans arrive as "true"/"false"; the rest as given, the last one winning (every one for header and code).
-  const flag = (name: keyof typeof FLAGS) => parsed.values.get(name);
-  const values = {
-    timeout: flag("timeout"),
-    path: flag("path"),
-    host: flag("host"),
-    https: flag("https") === "true",
-    method: flag("method"),
-    header: lists.get("header"),
-    code: lists.get("code"),
-    ca: flag("ca"),
-    insecure: flag("insecure") === "true",
-    user: flag("user"),
-    "password-file": flag("password-file"),
-    db: flag("db"),
-    query: flag("query"),
-    "tls-mode": flag("tls-mode"),
-    "client-cert": flag("client-cert"),
-    "client-key": flag("client-key"),
+  const flags: FlagValues = {
+    get: (name) => parsed.values.get(name),
+    all: (name) => parsed.lists.get(name) ?? [],
   };
-  const [kind, address, ...extra] = positionals;
+  const [kind, address, ...extra] = parsed.positionals;
   if (!kind || !address || extra.length > 0) throw new CliUsageError("expected a probe kind and one address");
-  const target = parseAddress(address);
-  const timeoutMs = values.timeout === undefined ? 1000 : Number(values.timeout);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
-    throw new CliUsageError("--timeout must be a positive integer (ms)");
-  if (kind === "tcp") return { kind, target, timeoutMs };
-  if (kind === "http") {
-    const method = values.method ?? "GET";
-    if (method !== "GET" && method !== "HEAD") throw new CliUsageError("--method must be GET or HEAD");
-    const httpHeaders = (values.header ?? []).map((h) => {
-      const colon = h.indexOf(":");
-      if (colon <= 0) throw new CliUsageError(`--header must be 'Name: value', got ${JSON.stringify(h)}`);
-      return { name: h.slice(0, colon).trim(), value: h.slice(colon + 1).trim() };
-    });
-    const code = (values.code ?? []).map((c) => {
-      const n = Number(c);
-      if (!Number.isInteger(n) || n < 100 || n > 599)
-        throw new CliUsageError(`--code must be 100..599, got ${c}`);
-      return n;
-    });
-    const config: HttpProbeConfig = {
-      path: values.path ?? "/",
-      scheme: values.https ? "HTTPS" : "HTTP",
-      method,
-      httpHeaders,
-      code,
-      insecureSkipTLSVerify: values.insecure,
-      ...(values.host !== undefined ? { host: values.host } : {}),
-    };
-    return { kind, target, timeoutMs, config, ...(values.ca !== undefined ? { caFile: values.ca } : {}) };
-  }
-  if (kind === "postgres") {
-    if (!values.user) throw new CliUsageError("--user is required for postgres");
-    const tlsMode = values["tls-mode"];
-    if (tlsMode !== undefined && !["Disabled", "SkipVerification", "VerifyCA", "VerifyAll"].includes(tlsMode))
-      throw new CliUsageError("--tls-mode must be Disabled, SkipVerification, VerifyCA or VerifyAll");
-    const optional = {
-      dbName: values.db,
-      query: values.query,
-      passwordFile: values["password-file"],
-      tlsMode: tlsMode as PostgresTlsMode | undefined,
-      caFile: values.ca,
-      clientCertFile: values["client-cert"],
-      clientKeyFile: values["client-key"],
-    };
-    return {
-      kind,
-      target,
-      timeoutMs,
-      user: values.user,
-      ...(Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)) as Partial<
-        typeof optional
-      >),
-    } as CliCommand;
-  }
-  throw new CliUsageError(`unknown probe kind ${JSON.stringify(kind)} (tcp, http or postgres)`);
+  const parse = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
+  if (!parse)
+    throw new CliUsageError(`unknown probe kind ${JSON.stringify(kind)} (${Object.keys(KINDS).join(", ")})`);
+  const output = parseOutput(flags.get("output"));
+  const base: ProbeCommandBase = {
+    target: parseAddress(address),
+    timeoutMs: parseTimeout(flags.get("timeout")),
+    ...(output !== undefined ? { output } : {}),
+  };
+  return parse(flags, base);
 }

@@ -1,70 +1,137 @@
 /**
- * Pure parser for the head of an HTTP/1.x response (status line + header fields), bytes in, data out. The probe
- * needs only the status code and enough framing to know when the (dropped) body ends, so this is deliberately
- * small; it rejects anything malformed rather than guessing.
+ * Pure parser for the head of an HTTP/1.x response (status line + header fields), bytes in, data out, following
+ * RFC 9112. The probe needs the status code and the message framing (where the body ends), so only the framing
+ * fields are interpreted; anything that makes the framing ambiguous is rejected rather than guessed:
+ * - lines end in CRLF or a bare LF (§2.2 lets a recipient accept LF alone; servers written by hand send it), a
+ *   bare CR is an error;
+ * - Transfer-Encoding wins over Content-Length (§6.1) and chunked must be its final coding to frame the body,
+ *   otherwise the body runs to the close (§6.3 rule 4); an HTTP/1.0 response with Transfer-Encoding is faulty
+ *   framing and is read to the close too;
+ * - several Content-Length values (repeated fields or a list) must all agree, else the response is refused
+ *   (§6.3 rule 5: a user agent MUST discard it);
+ * - obsolete line folding is replaced by a space (§5.2), whitespace before a field's colon is an error (§5.1).
  */
 
-/** The parsed head of a response; `headLength` is the byte length including the final CRLFCRLF. */
+/** How the body of a response is delimited (RFC 9112 §6.3). */
+export type BodyFraming =
+  | { kind: "none" }
+  | { kind: "length"; length: number }
+  | { kind: "chunked" }
+  | { kind: "close" };
+
+/** The parsed head of a response; `headLength` is the byte length including the empty line that ends it. */
 export interface ResponseHead {
   status: number;
   reason: string;
-  contentLength?: number;
-  chunked: boolean;
+  /** How the body is framed, before the method and status are considered (see `bodyFraming`). */
+  framing: Exclude<BodyFraming, { kind: "none" }>;
   headLength: number;
 }
 
-/** Result of feeding buffered bytes: a head, "incomplete" (need more bytes), or a protocol error message. */
+/** Result of parsing buffered bytes: a head, "incomplete" (need more bytes), or a protocol error message. */
 export type HeadParse =
   | { kind: "head"; head: ResponseHead }
   | { kind: "incomplete" }
   | { kind: "error"; message: string };
 
-const HEAD_END = Buffer.from("\r\n\r\n");
-const STATUS_LINE = /^HTTP\/1\.[01] (\d{3})(?: (.*))?$/;
+const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/s;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const LF = 0x0a;
+const CR = 0x0d;
+const PREFIX = Buffer.from("HTTP/");
+
+/**
+ * Returns the offset just past the empty line that ends a head or trailer section starting at `from` (CRLF or
+ * bare LF line ends), or -1 when it has not arrived yet. `from` must be the start of a line.
+ */
+export function findSectionEnd(buf: Buffer, from: number): number {
+  let lineStart = from;
+  for (let i = buf.indexOf(LF, from); i !== -1; i = buf.indexOf(LF, i + 1)) {
+    const length = i - lineStart;
+    if (length === 0 || (length === 1 && buf[lineStart] === CR)) return i + 1;
+    lineStart = i + 1;
+  }
+  return -1;
+}
+
+/** Splits a section into its lines, dropping each line's CR; null when a bare CR is found (RFC 9112 §2.2). */
+export function splitLines(section: string): string[] | null {
+  const lines = section.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  return lines.some((l) => l.includes("\r")) ? null : lines;
+}
 
 /** Parses the response head at the start of `buf`; `maxHeadBytes` bounds the head (an endless head is an error). */
 export function parseResponseHead(buf: Buffer, maxHeadBytes: number): HeadParse {
-  const end = buf.indexOf(HEAD_END);
-  if (end === -1) {
-    if (buf.length > maxHeadBytes)
-      return { kind: "error", message: `response head larger than ${maxHeadBytes} bytes` };
-    if (buf.length >= 5 && !buf.subarray(0, 5).equals(Buffer.from("HTTP/")))
-      return { kind: "error", message: "response does not start with HTTP/" };
-    return { kind: "incomplete" };
-  }
-  if (end + 4 > maxHeadBytes)
+  const prefix = buf.subarray(0, PREFIX.length);
+  if (!PREFIX.subarray(0, prefix.length).equals(prefix))
+    return { kind: "error", message: "response does not start with HTTP/" };
+  const end = findSectionEnd(buf, 0);
+  if (end === -1 ? buf.length > maxHeadBytes : end > maxHeadBytes)
     return { kind: "error", message: `response head larger than ${maxHeadBytes} bytes` };
-  const lines = buf.subarray(0, end).toString("latin1").split("\r\n");
-  const match = STATUS_LINE.exec(lines[0] ?? "");
+  if (end === -1) return { kind: "incomplete" };
+  const lines = splitLines(buf.subarray(0, end).toString("latin1"));
+  if (!lines) return { kind: "error", message: "bare CR in the response head" };
+  const statusLine = lines[0] ?? "";
+  const match = STATUS_LINE.exec(statusLine);
   if (!match)
-    return {
-      kind: "error",
-      message: `malformed status line ${JSON.stringify((lines[0] ?? "").slice(0, 80))}`,
-    };
-  const head: ResponseHead = {
-    status: Number(match[1]),
-    reason: match[2] ?? "",
-    chunked: false,
-    headLength: end + 4,
+    return { kind: "error", message: `malformed status line ${JSON.stringify(statusLine.slice(0, 80))}` };
+  const fields = parseFields(lines.slice(1, -2));
+  if (typeof fields === "string") return { kind: "error", message: fields };
+  const framing = framingOf(fields, match[1] === "0");
+  if (typeof framing === "string") return { kind: "error", message: framing };
+  return {
+    kind: "head",
+    head: { status: Number(match[2]), reason: match[3] ?? "", framing, headLength: end },
   };
-  for (const line of lines.slice(1)) {
-    const colon = line.indexOf(":");
-    if (colon <= 0)
-      return { kind: "error", message: `malformed header line ${JSON.stringify(line.slice(0, 80))}` };
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    if (name === "content-length") {
-      if (!/^\d+$/.test(value))
-        return { kind: "error", message: `invalid Content-Length ${JSON.stringify(value)}` };
-      head.contentLength = Number(value);
-    } else if (name === "transfer-encoding") {
-      head.chunked = value.toLowerCase().split(",").at(-1)?.trim() === "chunked";
-    }
-  }
-  return { kind: "head", head };
 }
 
-/** True when a response with this status to this method carries no body (RFC 9112 §6.3). */
-export function hasNoBody(status: number, method: string): boolean {
-  return method === "HEAD" || (status >= 100 && status < 200) || status === 204 || status === 304;
+/** Parses header (or trailer) field lines into lower-cased names and values; a string is an error message. */
+export function parseFields(lines: readonly string[]): Array<[string, string]> | string {
+  const fields: Array<[string, string]> = [];
+  for (const line of lines) {
+    const last = fields.at(-1);
+    if (line.startsWith(" ") || line.startsWith("\t")) {
+      if (!last) return `malformed header line ${JSON.stringify(line.slice(0, 80))}`;
+      last[1] = `${last[1]} ${line.trim()}`;
+      continue;
+    }
+    const colon = line.indexOf(":");
+    const name = line.slice(0, colon);
+    if (colon <= 0 || !TOKEN.test(name)) return `malformed header line ${JSON.stringify(line.slice(0, 80))}`;
+    fields.push([name.toLowerCase(), line.slice(colon + 1).trim()]);
+  }
+  return fields;
+}
+
+function framingOf(
+  fields: ReadonlyArray<[string, string]>,
+  http10: boolean,
+): ResponseHead["framing"] | string {
+  const codings = fields
+    .filter(([name]) => name === "transfer-encoding")
+    .flatMap(([, value]) => value.split(","))
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "");
+  const hasTransferEncoding = fields.some(([name]) => name === "transfer-encoding");
+  if (hasTransferEncoding)
+    return !http10 && codings.at(-1) === "chunked" ? { kind: "chunked" } : { kind: "close" };
+  const lengths = new Set<string>();
+  for (const [name, value] of fields) {
+    if (name !== "content-length") continue;
+    for (const item of value.split(",")) {
+      const text = item.trim();
+      if (!/^\d{1,15}$/.test(text)) return `invalid Content-Length ${JSON.stringify(value.slice(0, 40))}`;
+      lengths.add(String(Number(text)));
+    }
+  }
+  if (lengths.size > 1) return `conflicting Content-Length values ${[...lengths].join(", ")}`;
+  const [length] = lengths;
+  return length === undefined ? { kind: "close" } : { kind: "length", length: Number(length) };
+}
+
+/** The framing of a response body once the request method is known: none for HEAD, 1xx, 204 and 304 (§6.3). */
+export function bodyFraming(head: ResponseHead, method: string): BodyFraming {
+  const { status } = head;
+  if (method === "HEAD" || status < 200 || status === 204 || status === 304) return { kind: "none" };
+  return head.framing;
 }
