@@ -4,54 +4,75 @@
  *      answer of its new state, so the threshold wait is excluded) to the EndpointSlice showing the new readiness,
  *      seen through a watch; p50/p99 over SWH_BENCH_FLIPS flips (default 100);
  *  (b) API writes per endpoint transition (agent slice writes and all API-server writes) and in a steady state
- *      (SWH_BENCH_STEADY_S seconds, default 60, nothing changing).
+ *      (SWH_BENCH_STEADY_S seconds, default 60, nothing changing), and the CPU each process spent per transition;
+ *  (c) the same reaction judged by traffic (issue 22, ./traffic-reaction.ts): through a real kube-proxy, from the
+ *      backend failing to the last request reaching it, once per kube-proxy minSyncPeriod in SWH_BENCH_MIN_SYNC
+ *      (default "1s,0s"; "" skips it), SWH_BENCH_TRAFFIC_FLIPS failing transitions each (default 30).
  * Run: `./scripts/run bench reaction` (or, built and inside scripts/netns.sh: node packages/e2e/bench/reaction.ts).
  */
-import { createServer } from "node:http";
-import { CoreV1Api, type KubeConfig, Watch } from "@kubernetes/client-node";
-import { httpProbe, LABEL_MANAGED_BY, MANAGED_BY, serviceWithHealthchecks } from "@swh/crd-types";
+import { CoreV1Api } from "@kubernetes/client-node";
+import { httpProbe, serviceWithHealthchecks } from "@swh/crd-types";
 import {
+  CLIENT_ADDRESS,
   diffCounts,
   installProduct,
   Product,
   parsePromText,
   readApiServerMetrics,
+  readProcStats,
+  startHttpBackend,
   sumSamples,
   writesByResource,
 } from "@swh/e2e";
-import { clusterFromInfo, createNode, createPod, startControlPlane } from "@swh/testenv";
+import {
+  clusterFromInfo,
+  controlPlanePids,
+  createNode,
+  createPod,
+  startControlPlane,
+  waitFor,
+} from "@swh/testenv";
 import { percentile, printFigures } from "./report.ts";
+import { type Figures, measureTrafficReaction } from "./traffic-reaction.ts";
+import { watchReadiness } from "./watch-readiness.ts";
 
 const FLIPS = Number(process.env.SWH_BENCH_FLIPS ?? 100);
 const STEADY_S = Number(process.env.SWH_BENCH_STEADY_S ?? 60);
+const MIN_SYNC = (process.env.SWH_BENCH_MIN_SYNC ?? "1s,0s").split(",").filter(Boolean);
+const TRAFFIC_FLIPS = Number(process.env.SWH_BENCH_TRAFFIC_FLIPS ?? 30);
 const NS = "bench";
 const ADDRESS = "10.244.50.10";
+const NODE = { name: "bench-node", address: "10.244.50.1" };
 
 const cp = await startControlPlane();
 const cluster = clusterFromInfo(cp);
 const product = new Product(cluster, { logLevel: "warn" });
 let healthy = true;
-let changedServedAt: number | undefined; // first answer served in the current state
-const server = createServer((_req, res) => {
-  changedServedAt ??= performance.now();
-  res.writeHead(healthy ? 200 : 503, { connection: "close" });
-  res.end();
+let changedServedAt: number | undefined; // first probe answered in the current state
+let clientRequestAt = 0; // last request from the traffic client (phase c)
+const server = await startHttpBackend(ADDRESS, 8080, "web", (from) => {
+  if (from === CLIENT_ADDRESS) clientRequestAt = performance.now();
+  else changedServedAt ??= performance.now();
 });
+const setHealthy = (value: boolean) => {
+  healthy = value;
+  changedServedAt = undefined;
+  void server.setHealthy(value);
+};
 try {
-  await new Promise<void>((resolve) => server.listen(8080, ADDRESS, resolve));
   await installProduct(cluster);
-  await createNode(cluster.kubeConfig, { name: "bench-node", zone: "z" });
+  await createNode(cluster.kubeConfig, { name: NODE.name, zone: "z", addresses: [NODE.address] });
   await cluster.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
   await createPod(cluster.kubeConfig, {
     name: "web",
     namespace: NS,
-    node: "bench-node",
+    node: NODE.name,
     ips: [ADDRESS],
     labels: { app: "web" },
     containerPorts: [{ name: "http", containerPort: 8080 }],
   });
   await product.startController();
-  const agent = await product.startAgent("bench-node");
+  const agent = await product.startAgent(NODE.name);
   await cluster.apply(
     [
       serviceWithHealthchecks(
@@ -70,17 +91,27 @@ try {
     { namespace: NS },
   );
 
-  const published = watchReadiness(cluster.kubeConfig);
+  const published = watchReadiness(cluster.kubeConfig, NS);
   await published.until(true, 60_000);
 
   const agentWrites = async () =>
     sumSamples(parsePromText(await agent.metrics()), "swh_slice_writes_total", { result: "success" });
   const writesBefore = writesByResource(await readApiServerMetrics(cp));
   const agentBefore = await agentWrites();
+  const controller = [...product.controllers.values()][0];
+  const pids = controlPlanePids(cp);
+  const cpuOf = {
+    agent: agent.pid,
+    controller: controller?.pid ?? 0,
+    apiserver: pids.apiServer,
+    etcd: pids.etcd,
+  };
+  const cpuSeconds = () =>
+    Object.fromEntries(Object.entries(cpuOf).map(([name, pid]) => [name, readProcStats(pid).cpuSeconds]));
+  const cpuBefore = cpuSeconds();
   const latencies: number[] = [];
   for (let i = 0; i < FLIPS; i++) {
-    healthy = !healthy;
-    changedServedAt = undefined;
+    setHealthy(!healthy);
     const seenAt = await published.until(healthy, 15_000);
     if (changedServedAt === undefined)
       throw new Error("slice changed before the backend answered in its new state");
@@ -88,9 +119,10 @@ try {
     await new Promise((r) => setTimeout(r, Math.random() * 300));
   }
   if (!healthy) {
-    healthy = true;
+    setHealthy(true);
     await published.until(true, 15_000);
   }
+  const cpuAfter = cpuSeconds();
   const transitions = FLIPS + (FLIPS % 2);
   const agentPerTransition = ((await agentWrites()) - agentBefore) / transitions;
   const flipsWrites = diffCounts(writesBefore, writesByResource(await readApiServerMetrics(cp)));
@@ -98,6 +130,32 @@ try {
   const steadyBefore = writesByResource(await readApiServerMetrics(cp));
   await new Promise((r) => setTimeout(r, STEADY_S * 1000));
   const steady = diffCounts(steadyBefore, writesByResource(await readApiServerMetrics(cp)));
+
+  const traffic: Figures = [];
+  const clusterIP = await waitFor("the Service web has a ClusterIP", async () => {
+    const service = await cluster.kubeConfig
+      .makeApiClient(CoreV1Api)
+      .readNamespacedService({ name: "web", namespace: NS });
+    return service.spec?.clusterIP;
+  });
+  for (const minSyncPeriod of MIN_SYNC) {
+    const figures = await measureTrafficReaction({
+      cluster,
+      node: NODE.name,
+      clusterIP,
+      port: 80,
+      target: {
+        setHealthy,
+        probeChangedAt: () => changedServedAt,
+        lastClientRequestAt: () => clientRequestAt,
+      },
+      published,
+      minSyncPeriod,
+      flips: TRAFFIC_FLIPS,
+      everyMs: 5,
+    });
+    traffic.push(...figures);
+  }
   published.stop();
 
   const perTransition = (key: string) => ((flipsWrites.get(key) ?? 0) / transitions).toFixed(2);
@@ -114,59 +172,20 @@ try {
     [`(b) steady state ${STEADY_S} s: writes other than Leases`, String(steadyNonLease)],
     [`(b) steady state ${STEADY_S} s: Lease renewals`, String(steady.get("leases") ?? 0)],
     ["(b) steady state writes by resource", JSON.stringify(Object.fromEntries(steady))],
+    [
+      "(b) CPU ms per transition: agent / controller / apiserver / etcd",
+      Object.keys(cpuOf)
+        .map((name) => ((((cpuAfter[name] ?? 0) - (cpuBefore[name] ?? 0)) * 1000) / transitions).toFixed(1))
+        .join(" / "),
+    ],
   ]);
+  if (traffic.length > 0)
+    printFigures(
+      "(c) reaction judged by traffic through kube-proxy (iptables, 1 request every 5 ms)",
+      traffic,
+    );
 } finally {
   await product.stop();
-  server.close();
+  await server.close();
   await cp.stop();
-}
-
-/** Watches the bench slice and resolves `until(ready)` with the time the endpoint was first seen in that state. */
-function watchReadiness(kc: KubeConfig) {
-  let current: boolean | undefined;
-  let changedAt = 0;
-  let waiter: { ready: boolean; resolve: (t: number) => void } | undefined;
-  let controller: AbortController | undefined;
-  void new Watch(kc)
-    .watch(
-      `/apis/discovery.k8s.io/v1/namespaces/${NS}/endpointslices`,
-      { labelSelector: `${LABEL_MANAGED_BY}=${MANAGED_BY}` },
-      (_phase, slice: { endpoints?: { conditions?: { ready?: boolean } }[] }) => {
-        const ready = slice.endpoints?.[0]?.conditions?.ready === true;
-        if (slice.endpoints?.length && ready !== current) {
-          current = ready;
-          changedAt = performance.now();
-          if (waiter?.ready === ready) waiter.resolve(changedAt);
-        }
-      },
-      (err) => {
-        if (err) process.stderr.write(`watch ended: ${String(err)}\n`);
-      },
-    )
-    .then((c) => {
-      controller = c;
-    });
-  return {
-    until(ready: boolean, timeoutMs: number): Promise<number> {
-      // Flips call this in the same tick as they change the backend, so the slice cannot be there yet.
-      if (current === ready) return Promise.resolve(changedAt);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`slice did not become ready=${ready} in ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-        waiter = {
-          ready,
-          resolve: (t) => {
-            clearTimeout(timer);
-            waiter = undefined;
-            resolve(t);
-          },
-        };
-      });
-    },
-    stop() {
-      controller?.abort();
-    },
-  };
 }

@@ -16,10 +16,19 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** An HTTP server answering 200 "ok" (healthy) or 503 (unhealthy) on every path, with `x-pod: <pod>`. */
-export async function startHttpBackend(address: string, port: number, pod = address): Promise<Backend> {
+/**
+ * An HTTP server answering 200 "ok" (healthy) or 503 (unhealthy) on every path, with `x-pod: <pod>`; `onRequest`
+ * is told the client's address of every request as it arrives (benchmarks time probes and client traffic apart).
+ */
+export async function startHttpBackend(
+  address: string,
+  port: number,
+  pod = address,
+  onRequest?: (from: string) => void,
+): Promise<Backend> {
   let healthy = true;
-  const server: HttpServer = createHttpServer((_req, res) => {
+  const server: HttpServer = createHttpServer((req, res) => {
+    onRequest?.(req.socket.remoteAddress ?? "");
     res.writeHead(healthy ? 200 : 503, { "content-type": "text/plain", connection: "close", "x-pod": pod });
     res.end(healthy ? "ok\n" : "unavailable\n");
   });

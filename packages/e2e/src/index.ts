@@ -26,8 +26,10 @@ export { hasEndpoint, readEndpoints, runScenario, type ScenarioStep, type StepOu
 export {
   CLIENT_ADDRESS,
   countHttp,
+  countPostgres,
   countTcp,
   formatCount,
+  type PostgresLogin,
   type StreamCount,
   streamTraffic,
   type TrafficCount,

@@ -1,10 +1,11 @@
 /**
  * Traffic as a user's client sends it: requests to a Service's ClusterIP (routed by the test kube-proxy), each on a
  * new connection so kube-proxy picks a backend every time, counted by the pod that answered (the backends of
- * ./backends.ts say who they are).
+ * ./backends.ts say who they are; a PostgreSQL server by its address, `inet_server_addr()`).
  */
 import { request } from "node:http";
-import { connect } from "node:net";
+import { connect, Socket } from "node:net";
+import pg from "pg";
 
 /**
  * The client's source address: local in the network namespace (all of 10.244.0.0/16 is) but no backend's, so no
@@ -30,6 +31,30 @@ export async function countHttp(host: string, port: number, count: number): Prom
 /** Opens `count` TCP connections to `host:port`, one after the other, and counts whose greeting came back. */
 export async function countTcp(host: string, port: number, count: number): Promise<TrafficCount> {
   return countEach(count, () => tcpOnce(host, port));
+}
+
+/** How a client logs in to PostgreSQL: a password user, without TLS (the test servers allow it for such users). */
+export interface PostgresLogin {
+  user: string;
+  password: string;
+  database: string;
+}
+
+/**
+ * Opens `count` PostgreSQL sessions to `host:port`, one after the other, and runs `sql` in each; its first row's
+ * first column must be the server's address (`inet_server_addr()`), counted as the pod `podByAddress` names. A
+ * session that cannot connect or whose statement fails (a write on a replica: "cannot execute INSERT in a
+ * read-only transaction") counts as failed with the server's message.
+ */
+export async function countPostgres(
+  host: string,
+  port: number,
+  count: number,
+  login: PostgresLogin,
+  sql: string,
+  podByAddress: Readonly<Record<string, string>>,
+): Promise<TrafficCount> {
+  return countEach(count, () => postgresOnce(host, port, login, sql, podByAddress));
 }
 
 /** What a stream counted, and when (ms after its start) each failed request was sent. */
@@ -146,6 +171,51 @@ function tcpOnce(host: string, port: number): Promise<Answer> {
   });
 }
 
+async function postgresOnce(
+  host: string,
+  port: number,
+  login: PostgresLogin,
+  sql: string,
+  podByAddress: Readonly<Record<string, string>>,
+): Promise<Answer> {
+  const client = new pg.Client({
+    host,
+    port,
+    ...login,
+    ssl: false,
+    connectionTimeoutMillis: TIMEOUT_MS,
+    query_timeout: TIMEOUT_MS,
+    // pg connects its socket with (port, host) only: bind it to the client address like the other requests.
+    stream: () => boundSocket(CLIENT_ADDRESS),
+  });
+  // A server that goes away mid-session emits 'error' on the client; the failed query already reports it.
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    const row = (await client.query({ text: sql, rowMode: "array" })).rows[0] as unknown[] | undefined;
+    const address = String(row?.[0] ?? "").replace(/\/\d+$/, "");
+    return { pod: podByAddress[address] ?? address };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** A TCP socket whose `connect(port, host)` binds `localAddress` first. */
+function boundSocket(localAddress: string): Socket {
+  const socket = new Socket();
+  const connectTo = socket.connect.bind(socket) as (options: {
+    port: number;
+    host: string;
+    localAddress: string;
+  }) => Socket;
+  Object.assign(socket, {
+    connect: (port: number, host: string) => connectTo({ port, host, localAddress }),
+  });
+  return socket;
+}
+
 function reason(error: unknown): string {
+  // A server's error names what it refused ("cannot execute INSERT in a read-only transaction"); its SQLSTATE does not.
+  if (error instanceof pg.DatabaseError) return error.message;
   return (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
 }

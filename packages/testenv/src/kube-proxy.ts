@@ -45,6 +45,12 @@ export interface KubeProxy {
   readonly metricsUrl: string;
   /** Resolves once kube-proxy has written its rules at least once more after this call (a full sync). */
   synced(): Promise<void>;
+  /**
+   * When kube-proxy last finished writing rules, for any IP family, in ms since the epoch (the newest of its gauges
+   * `kubeproxy_sync_proxy_rules_last_timestamp_seconds`; each family syncs only for its own changes); 0 before
+   * the first sync. Benchmarks time kube-proxy's share of a reaction with it.
+   */
+  lastSyncMs(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -97,18 +103,22 @@ export async function startKubeProxy(cluster: TestCluster, opts: StartKubeProxyO
   };
   process.once("exit", killOnExit);
   const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-  // One gauge per IP family; the rules are in place once every family has synced.
-  const lastSync = async () => {
-    const metrics = (await httpGet(metricsUrl, { timeoutMs: 2_000 })).body;
-    const times = metrics
+  // One gauge per IP family (ms since the epoch; empty before the first sync).
+  const syncTimes = async () =>
+    (await httpGet(metricsUrl, { timeoutMs: 2_000 })).body
       .split("\n")
       .filter((l) => l.startsWith("kubeproxy_sync_proxy_rules_last_timestamp_seconds{"))
-      .map((l) => Number(l.split(" ").at(-1)));
+      .map((l) => Number(l.split(" ").at(-1)) * 1000);
+  // The rules are in place once every family has synced.
+  const allSyncedMs = async () => {
+    const times = await syncTimes();
     return times.length === 0 ? 0 : Math.min(...times);
   };
+  // Each family re-syncs only for its own changes: an IPv4-only slice moves only the IPv4 gauge.
+  const lastSyncMs = async () => Math.max(0, ...(await syncTimes()));
   const synced = async () => {
-    const since = Date.now() / 1000;
-    await waitUntilReady(proc, async () => (await lastSync()) >= since, READY_TIMEOUT_MS);
+    const since = Date.now();
+    await waitUntilReady(proc, async () => (await allSyncedMs()) >= since, READY_TIMEOUT_MS);
   };
   const proxy: KubeProxy = {
     node: opts.node,
@@ -117,6 +127,7 @@ export async function startKubeProxy(cluster: TestCluster, opts: StartKubeProxyO
     logPath: proc.logPath,
     metricsUrl,
     synced,
+    lastSyncMs,
     stop: () => {
       process.off("exit", killOnExit);
       return stopKubeProxy(proxy, proc, bin, configPath);
@@ -124,7 +135,7 @@ export async function startKubeProxy(cluster: TestCluster, opts: StartKubeProxyO
   };
   running = proxy;
   try {
-    await waitUntilReady(proc, async () => (await lastSync()) > 0, READY_TIMEOUT_MS);
+    await waitUntilReady(proc, async () => (await allSyncedMs()) > 0, READY_TIMEOUT_MS);
   } catch (error) {
     // The start-up error says what went wrong; a failed clean-up after it would only hide it.
     await proxy.stop().catch(() => {});
