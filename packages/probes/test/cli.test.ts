@@ -1,25 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type CliIo, runCli } from "../src/cli.js";
+import { cli, cliWith, TIMEOUT } from "./helpers/cli.js";
 import { closedPort, startHttpServer, startTcpServer } from "./helpers/servers.js";
-
-/** A deadline no probe on loopback needs, however loaded the machine: no test here expects a Timeout. */
-const TIMEOUT = ["--timeout", "10s"];
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
 };
-
-async function cli(...argv: string[]) {
-  return cliWith({}, ...argv);
-}
-
-async function cliWith(io: Partial<CliIo>, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), env: {}, ...io });
-  return { code, out, err };
-}
 
 describe("swh-probe CLI", () => {
   it("http: exit 0 and one JSON line on success", async () => {
