@@ -1,9 +1,9 @@
 /**
  * `swh-probe`: one ad-hoc probe from the command line. The library probes IP addresses only (a probe must never
  * be sent elsewhere by a name); the CLI, run by a person, resolves a DNS name itself and probes its first address,
- * with the name as the HTTP Host and TLS name unless `--host` says otherwise. Exit code: 0 passed, 1 failed
- * (including a name that does not resolve: `DNSError`), 2 usage error, 3 internal error (a bug: the probe did
- * not say whether the target is healthy).
+ * with the name as the HTTP Host or gRPC :authority and the TLS name unless `--host` says otherwise. Exit code:
+ * 0 passed, 1 failed (including a name that does not resolve: `DNSError`), 2 usage error, 3 internal error (a bug:
+ * the probe did not say whether the target is healthy).
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import { readFileSync } from "node:fs";
@@ -17,6 +17,7 @@ import {
   USAGE,
 } from "./internal/cli-args.js";
 import { formatCliResult } from "./internal/cli-output.js";
+import { probeGrpc } from "./probe-grpc.js";
 import { probeHttp } from "./probe-http.js";
 import { probePostgres } from "./probe-postgres.js";
 import { type ProbeAddress, ProbeConfigError, type ProbeResult } from "./probe-result.js";
@@ -133,6 +134,16 @@ function execute(
       const host =
         command.config.host ?? (name === undefined ? undefined : hostHeaderFor(name, address.port, https));
       return probeHttp(
+        address,
+        { ...command.config, ...(caCert ? { caCert } : {}), ...(host !== undefined ? { host } : {}) },
+        opts,
+      );
+    }
+    case "grpc": {
+      const caCert = read(command.caFile);
+      // gRPC clients send the target as written, port included, as :authority (and its host as the TLS name).
+      const host = command.config.host ?? (name === undefined ? undefined : `${name}:${address.port}`);
+      return probeGrpc(
         address,
         { ...command.config, ...(caCert ? { caCert } : {}), ...(host !== undefined ? { host } : {}) },
         opts,

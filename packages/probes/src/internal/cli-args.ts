@@ -3,8 +3,9 @@
  * Each probe kind is one entry of `KINDS` (its flags are in `FLAGS`, prefixed by kind in the help) and one case of
  * the CLI's `execute`: adding a kind is a parser here and a few lines there.
  */
-import type { HttpBodyMatch, PostgresTlsMode } from "@swh/crd-types";
+import { GRPC_AUTHORITY_PATTERN, type HttpBodyMatch, type PostgresTlsMode } from "@swh/crd-types";
 import { type FlagSpecs, formatUsage, parseDuration, parseFlags } from "@swh/kube/flags";
+import type { GrpcProbeConfig } from "../probe-grpc.js";
 import type { HttpProbeConfig } from "../probe-http.js";
 
 /** Where to probe: an IP literal or a DNS name (resolved by the CLI, never by the library), and a port. */
@@ -30,6 +31,7 @@ export type CliCommand =
   | { kind: "version" }
   | (ProbeCommandBase & { kind: "tcp" })
   | (ProbeCommandBase & { kind: "http"; config: HttpProbeConfig; caFile?: string })
+  | (ProbeCommandBase & { kind: "grpc"; config: GrpcProbeConfig; caFile?: string })
   | (ProbeCommandBase & {
       kind: "postgres";
       dbName?: string;
@@ -56,9 +58,15 @@ const FLAGS = {
   host: {
     value: "NAME",
     default: "the address's name, else the address",
-    help: "http: the Host header and the TLS name checked (SNI only for a DNS name)",
+    help: "http: the Host header, grpc: the :authority; both: the TLS name checked (SNI only for a DNS name)",
   },
   https: { type: "boolean", default: "false", help: "http: over TLS" },
+  tls: { type: "boolean", default: "false", help: "grpc: over TLS" },
+  service: {
+    value: "NAME",
+    default: "the empty name: the whole server",
+    help: "grpc: the service whose health is checked",
+  },
   method: { value: "GET|HEAD", default: "GET", help: "http: the request method" },
   header: { value: "'Name: value'", multiple: true, default: "none", help: "http: a request header" },
   code: { value: "N", multiple: true, default: "200-399", help: "http: an accepted status, 100..599" },
@@ -75,9 +83,9 @@ const FLAGS = {
   ca: {
     value: "FILE",
     default: "the system CAs",
-    help: "http, postgres: PEM CA certificates to verify with",
+    help: "http, grpc, postgres: PEM CA certificates to verify with",
   },
-  insecure: { type: "boolean", default: "false", help: "http: skip TLS verification" },
+  insecure: { type: "boolean", default: "false", help: "http, grpc: skip TLS verification" },
   user: { value: "NAME", default: "none; required for postgres", help: "postgres: the user" },
   "password-file": { value: "FILE", default: "$PGPASSWORD", help: "postgres: a file holding the password" },
   db: { value: "NAME", default: "the user's name", help: "postgres: the database" },
@@ -100,7 +108,7 @@ interface FlagValues {
 
 /** Usage text printed by `--help` and on bad arguments: every flag with its default. */
 export const USAGE = formatUsage(
-  `usage: swh-probe <tcp|http|postgres> <host:port> [flags]
+  `usage: swh-probe <tcp|http|grpc|postgres> <host:port> [flags]
 host is an IP address ([ipv6]:port) or a DNS name, resolved here (the first address is probed).
 Exit code: 0 the probe passed, 1 it failed, 2 usage error, 3 internal error.`,
   FLAGS,
@@ -183,6 +191,21 @@ const KINDS: Record<string, (flags: FlagValues, base: ProbeCommandBase) => Probe
     };
     const caFile = flags.get("ca");
     return { kind: "http", ...base, config, ...(caFile !== undefined ? { caFile } : {}) };
+  },
+  grpc: (flags, base) => {
+    const caFile = flags.get("ca");
+    const host = flags.get("host");
+    // probeGrpc checks this too, but names the resource's field; a person typed --host.
+    if (host !== undefined && !new RegExp(GRPC_AUTHORITY_PATTERN).test(host))
+      throw new CliUsageError(
+        `--host must be a host name or [IPv6 address], optionally with :port, got ${JSON.stringify(host)}`,
+      );
+    const config: GrpcProbeConfig = {
+      tls: flags.get("tls") === "true",
+      insecureSkipTLSVerify: flags.get("insecure") === "true",
+      ...defined({ service: flags.get("service"), host }),
+    };
+    return { kind: "grpc", ...base, config, ...(caFile !== undefined ? { caFile } : {}) };
   },
   postgres: (flags, base) => {
     const user = flags.get("user");
