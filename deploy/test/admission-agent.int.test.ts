@@ -20,6 +20,7 @@ import {
   GROUP,
   KIND,
   LABEL_MANAGED_BY,
+  LABEL_MANAGED_SERVICE,
   MANAGED_BY,
   ownerReferenceTo,
   PLURAL,
@@ -107,11 +108,16 @@ describe("the agent with its pod-bound token under the admission policies", () =
         },
       },
     })) as ServiceWithHealthchecks;
-    // The Service the controller would create: the agent publishes only for a Service the SWH controls (ADR 0014).
+    // The Service the controller would create: the agent publishes only for a Service the SWH controls (ADR 0014),
+    // and watches only Services with the controller's label (ADR 0025).
     await cluster.kubeConfig.makeApiClient(CoreV1Api).createNamespacedService({
       namespace,
       body: {
-        metadata: { name: "web", ownerReferences: [ownerReferenceTo(swh)] },
+        metadata: {
+          name: "web",
+          labels: { [LABEL_MANAGED_SERVICE]: MANAGED_BY },
+          ownerReferences: [ownerReferenceTo(swh)],
+        },
         spec: { ports: [{ name: "http", port: 80, protocol: "TCP" }] },
       },
     });

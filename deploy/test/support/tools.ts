@@ -41,6 +41,9 @@ export function run(
     env: opts.env ?? process.env,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
+    // No stdin: Node's default stdin is a socket pair, and bash run with a socket on stdin at SHLVL < 2 (as in CI)
+    // takes itself for an ssh session and sources /etc/bash.bashrc, which fails under `set -u`.
+    stdio: ["ignore", "pipe", "pipe"],
   });
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
