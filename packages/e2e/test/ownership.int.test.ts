@@ -164,7 +164,9 @@ describe("a Service the SWH does not control gets no endpoints of ours", () => {
     await publishedReady(namespace, "control", "impostor-0");
     expect(dbSlices).toEqual([]);
     const swh = await serviceReadyFalse(namespace, "db", "ServiceHasSelector");
-    await waitFor("the agent withholds db", async () => (await withheld("ServiceHasSelector")) >= 1);
+    // The agent watches only Services with the controller's label (ADR 0025), so it sees this foreign one as
+    // missing; the controller, which sees every Service, names the precise reason in the status (above).
+    await waitFor("the agent withholds db", async () => (await withheld("ServiceMissing")) >= 1);
     expect(dbSlices).toEqual([]);
     expect(condition(swh, CONDITION_TYPES.ready)).toMatchObject({
       status: "False",
