@@ -42,6 +42,12 @@ export interface NodeFacts {
    * node's oldest slice. Undefined = long ago (a missing heartbeat is stale at once).
    */
   heartbeatDueSince?: Timestamp;
+  /**
+   * When the node's newest slice was created. Only its agent writes it, so a slice created after the heartbeat
+   * expired proves the agent was alive then (it restarted, e.g. after a reboot, and renews its Lease about as it
+   * writes): such an agent gets a Lease duration from that write before its old Lease counts as stale.
+   */
+  newestSliceCreated?: Timestamp | undefined;
   now: Timestamp;
   notReadyGraceMs: number;
 }
@@ -87,7 +93,12 @@ export function planNodeCleanup(facts: NodeFacts): NodeDecision {
     const remaining = due === undefined ? 0 : due + DEFAULT_AGENT_LEASE_SECONDS * 1000 - now;
     return remaining > 0 ? { ...KEEP, recheckAfterMs: remaining } : { ...KEEP, heartbeatStale: true };
   }
-  if (expires <= now) return { ...KEEP, heartbeatStale: true };
+  if (expires <= now) {
+    const written = toMillis(facts.newestSliceCreated);
+    const remaining =
+      written !== undefined && written > expires ? written + DEFAULT_AGENT_LEASE_SECONDS * 1000 - now : 0;
+    return remaining > 0 ? { ...KEEP, recheckAfterMs: remaining } : { ...KEEP, heartbeatStale: true };
+  }
   return { ...KEEP, recheckAfterMs: expires - now };
 }
 

@@ -91,6 +91,30 @@ describe("planNodeCleanup", () => {
       { node: aNode("n1", "True"), lease: EXPIRED, heartbeatDueSince: "2026-12-02T10:09:59Z" },
       { ...KEEP, heartbeatStale: true },
     ],
+    [
+      "Ready, expired heartbeat, but a slice created after it expired, 10 s ago → no report; recheck",
+      { node: aNode("n1", "True"), lease: EXPIRED, newestSliceCreated: "2026-12-02T10:09:50Z" },
+      { ...KEEP, recheckAfterMs: 30_000 },
+    ],
+    [
+      "Ready, expired heartbeat, a slice created after it expired 15 s ago → no report; recheck when a Lease duration passed",
+      { node: aNode("n1", "True"), lease: EXPIRED, newestSliceCreated: "2026-12-02T10:09:45Z" },
+      { ...KEEP, recheckAfterMs: 25_000 },
+    ],
+    [
+      "Ready, expired heartbeat, newest slice created before it expired → reported",
+      { node: aNode("n1", "True"), lease: EXPIRED, newestSliceCreated: "2026-12-02T10:09:30Z" },
+      { ...KEEP, heartbeatStale: true },
+    ],
+    [
+      "Ready, expired heartbeat, a slice created after it expired but over a Lease duration ago → reported",
+      {
+        node: aNode("n1", "True"),
+        lease: aLease("2026-12-02T10:08:00Z", 40),
+        newestSliceCreated: "2026-12-02T10:09:10Z",
+      },
+      { ...KEEP, heartbeatStale: true },
+    ],
     ["Ready without slices → nothing to report", { node: aNode("n1", "True"), hasSlices: false }, KEEP],
   ])("%s", (_name, facts, expected) => {
     expect(

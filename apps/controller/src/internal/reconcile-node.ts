@@ -57,6 +57,7 @@ export async function reconcileNode(name: string, deps: NodeReconcileDeps): Prom
     lease: cached !== undefined && agentLeaseNode(cached) === name ? cached : undefined,
     hasSlices: slices.length > 0,
     heartbeatDueSince: heartbeatDueSince(deps.leadingSince, slices),
+    newestSliceCreated: newestSliceCreated(slices),
     now: deps.now(),
     notReadyGraceMs: deps.notReadyGraceMs,
   };
@@ -133,9 +134,7 @@ export async function reconcileNode(name: string, deps: NodeReconcileDeps): Prom
  * at about the time of its first heartbeat.
  */
 function heartbeatDueSince(leadingSince: Date, slices: readonly IndexedSlice[]): Date {
-  const created = slices
-    .map(({ slice }) => toMillis(slice.metadata?.creationTimestamp))
-    .filter((ms): ms is number => ms !== undefined);
+  const created = sliceCreationTimes(slices);
   const firstSlice = created.length === 0 ? undefined : Math.min(...created);
   return new Date(Math.max(leadingSince.getTime(), firstSlice ?? 0));
 }
@@ -148,4 +147,17 @@ async function readLive(name: string, api: ControllerApi): Promise<LiveNode> {
   } catch (err) {
     return { outcome: "Failed", message: describeApiError(err) };
   }
+}
+
+/** The creation times (ms since the epoch) of `slices`, where they have one. */
+function sliceCreationTimes(slices: readonly IndexedSlice[]): number[] {
+  return slices
+    .map(({ slice }) => toMillis(slice.metadata?.creationTimestamp))
+    .filter((ms): ms is number => ms !== undefined);
+}
+
+/** When the newest of `slices` was created (undefined: none says). */
+function newestSliceCreated(slices: readonly IndexedSlice[]): Date | undefined {
+  const created = sliceCreationTimes(slices);
+  return created.length === 0 ? undefined : new Date(Math.max(...created));
 }
