@@ -469,7 +469,8 @@ describe("nodes", () => {
     const ns = await cluster.createNamespace("heartbeat");
     const swh = await admin.createSwh(ns, "web", { ports: [{ name: "http", port: 80 }] });
     await createNode(cluster.kubeConfig, { name: "silent-node" });
-    await admin.renewHeartbeat("silent-node", 1);
+    // The slice first, then a heartbeat that expires after it: an agent that wrote, renewed once and went silent
+    // (a slice created after the Lease expired would prove the agent alive then, ADR 0023).
     await admin.createSlice(
       agentSlice(swh, {
         node: "silent-node",
@@ -477,6 +478,7 @@ describe("nodes", () => {
         endpoints: [{ address: "10.244.5.1", pod: "p" }],
       }),
     );
+    await admin.renewHeartbeat("silent-node", 1);
 
     const stale = await waitForCondition(ns, "web", "AgentsReporting", "False", "AgentHeartbeatStale");
     expect(condition(stale, "AgentsReporting")?.message).toContain("silent-node");
