@@ -177,7 +177,9 @@ export function probeHttp(
     socket.on("data", (chunk: Buffer) => {
       if (!attempt.done) settle(reader.push(chunk));
     });
-    socket.on("end", () => settle(reader.end()));
+    socket.on("end", () => {
+      if (!attempt.done) settle(reader.end());
+    });
     socket.on("error", (err: NodeJS.ErrnoException) => {
       attempt.finish(false, describeError(err), reasonForSocketError(err, inTls));
     });

@@ -49,6 +49,17 @@ describe("parseResponseHead", () => {
     ],
     ["an equal Content-Length list", "Content-Length: 5, 05\r\n", { kind: "length", length: 5 }],
     ["no framing field runs to the close", "X: y\r\n", { kind: "close" }],
+    ["coding names are case-insensitive", "Transfer-Encoding: gzip , CHUNKED\r\n", { kind: "chunked" }],
+    [
+      "an empty Transfer-Encoding still wins, and runs to the close",
+      "Transfer-Encoding: \r\nContent-Length: 3\r\n",
+      { kind: "close" },
+    ],
+    [
+      "Content-Length is not looked at when Transfer-Encoding frames the body",
+      "Content-Length: bogus\r\nTransfer-Encoding: chunked\r\n",
+      { kind: "chunked" },
+    ],
     ["obsolete line folding is joined", "X: a\r\n b\r\nContent-Length: 1\r\n", { kind: "length", length: 1 }],
   ])("%s", (_, fields, framing) => {
     expect(framingOf(fields)).toEqual(framing);
@@ -80,6 +91,11 @@ describe("parseResponseHead", () => {
       "conflicting Content-Length values 5, 6",
     ],
     ["HTTP/1.1 200 OK\r\nContent-Length: 5, 6\r\n\r\n", "conflicting Content-Length"],
+    [
+      "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6, 05\r\nContent-Length: 007\r\n\r\n",
+      "conflicting Content-Length values 5, 6, 7",
+    ],
+    ["HTTP/1.1 200 OK\r\nA: b\r\r\n\r\n", "bare CR"],
     [`HTTP/1.1 200 OK\r\n${"X: y\r\n".repeat(300)}`, "larger than 1024"],
     [`HTTP/1.1 200 OK\n${"X: y\n".repeat(300)}\n`, "larger than 1024"],
   ])("rejects %j", (text, message) => {

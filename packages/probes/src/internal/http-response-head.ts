@@ -54,28 +54,39 @@ export function findSectionEnd(buf: Buffer, from: number): number {
   return -1;
 }
 
-/** Splits a section into its lines, dropping each line's CR; null when a bare CR is found (RFC 9112 §2.2). */
+/**
+ * Splits a section into its lines, dropping each line's CR; null when a bare CR is found (RFC 9112 §2.2).
+ * One loop over the array `split` made, no per-line closures: it runs for every probe (see ADR 0028).
+ */
 export function splitLines(section: string): string[] | null {
-  const lines = section.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
-  return lines.some((l) => l.includes("\r")) ? null : lines;
+  const lines = section.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const cr = line.indexOf("\r");
+    if (cr === -1) continue;
+    if (cr !== line.length - 1) return null;
+    lines[i] = line.slice(0, -1);
+  }
+  return lines;
 }
 
 /** Parses the response head at the start of `buf`; `maxHeadBytes` bounds the head (an endless head is an error). */
 export function parseResponseHead(buf: Buffer, maxHeadBytes: number): HeadParse {
-  const prefix = buf.subarray(0, PREFIX.length);
-  if (!PREFIX.subarray(0, prefix.length).equals(prefix))
-    return { kind: "error", message: "response does not start with HTTP/" };
+  // Compared byte by byte: two `subarray` views per read cost more than the comparison.
+  for (let i = 0; i < PREFIX.length && i < buf.length; i++)
+    if (buf[i] !== PREFIX[i]) return { kind: "error", message: "response does not start with HTTP/" };
   const end = findSectionEnd(buf, 0);
   if (end === -1 ? buf.length > maxHeadBytes : end > maxHeadBytes)
     return { kind: "error", message: `response head larger than ${maxHeadBytes} bytes` };
   if (end === -1) return { kind: "incomplete" };
-  const lines = splitLines(buf.subarray(0, end).toString("latin1"));
+  const lines = splitLines(buf.toString("latin1", 0, end));
   if (!lines) return { kind: "error", message: "bare CR in the response head" };
   const statusLine = lines[0] ?? "";
   const match = STATUS_LINE.exec(statusLine);
   if (!match)
     return { kind: "error", message: `malformed status line ${JSON.stringify(statusLine.slice(0, 80))}` };
-  const fields = parseFields(lines.slice(1, -2));
+  // The section ends with an empty line, so `split` leaves two empty strings at its end.
+  const fields = parseFields(lines, 1, lines.length - 2);
   if (typeof fields === "string") return { kind: "error", message: fields };
   const framing = framingOf(fields, match[1] === "0");
   if (typeof framing === "string") return { kind: "error", message: framing };
@@ -85,12 +96,21 @@ export function parseResponseHead(buf: Buffer, maxHeadBytes: number): HeadParse 
   };
 }
 
-/** Parses header (or trailer) field lines into lower-cased names and values; a string is an error message. */
-export function parseFields(lines: readonly string[]): Array<[string, string]> | string {
+/**
+ * Parses the header (or trailer) field lines `lines[from..to)` into lower-cased names and values; a string is an
+ * error message. Indices instead of a sliced copy, and plain loops, because this runs for every probe.
+ */
+export function parseFields(
+  lines: readonly string[],
+  from = 0,
+  to = lines.length,
+): Array<[string, string]> | string {
   const fields: Array<[string, string]> = [];
-  for (const line of lines) {
-    const last = fields.at(-1);
-    if (line.startsWith(" ") || line.startsWith("\t")) {
+  for (let i = from; i < to; i++) {
+    const line = lines[i] as string;
+    const first = line.charCodeAt(0);
+    if (first === 0x20 || first === 0x09) {
+      const last = fields[fields.length - 1];
       if (!last) return `malformed header line ${JSON.stringify(line.slice(0, 80))}`;
       last[1] = `${last[1]} ${line.trim()}`;
       continue;
@@ -103,30 +123,45 @@ export function parseFields(lines: readonly string[]): Array<[string, string]> |
   return fields;
 }
 
+/** The last non-empty transfer coding of all Transfer-Encoding fields, or null when there is no such field. */
+function lastTransferCoding(fields: ReadonlyArray<[string, string]>): string | null {
+  let last: string | null = null;
+  for (const [name, value] of fields) {
+    if (name !== "transfer-encoding") continue;
+    last ??= "";
+    for (const item of value.split(",")) {
+      const coding = item.trim();
+      if (coding !== "") last = coding;
+    }
+  }
+  return last;
+}
+
 function framingOf(
   fields: ReadonlyArray<[string, string]>,
   http10: boolean,
 ): ResponseHead["framing"] | string {
-  const codings = fields
-    .filter(([name]) => name === "transfer-encoding")
-    .flatMap(([, value]) => value.split(","))
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== "");
-  const hasTransferEncoding = fields.some(([name]) => name === "transfer-encoding");
-  if (hasTransferEncoding)
-    return !http10 && codings.at(-1) === "chunked" ? { kind: "chunked" } : { kind: "close" };
-  const lengths = new Set<string>();
+  const coding = lastTransferCoding(fields);
+  if (coding !== null)
+    return !http10 && coding.toLowerCase() === "chunked" ? { kind: "chunked" } : { kind: "close" };
+  let length: number | undefined;
+  // Only a second, different value needs the set (for the error message listing them all).
+  let distinct: Set<number> | undefined;
   for (const [name, value] of fields) {
     if (name !== "content-length") continue;
     for (const item of value.split(",")) {
       const text = item.trim();
       if (!/^\d{1,15}$/.test(text)) return `invalid Content-Length ${JSON.stringify(value.slice(0, 40))}`;
-      lengths.add(String(Number(text)));
+      const n = Number(text);
+      if (length === undefined) length = n;
+      else if (n !== length) {
+        distinct ??= new Set([length]);
+        distinct.add(n);
+      }
     }
   }
-  if (lengths.size > 1) return `conflicting Content-Length values ${[...lengths].join(", ")}`;
-  const [length] = lengths;
-  return length === undefined ? { kind: "close" } : { kind: "length", length: Number(length) };
+  if (distinct) return `conflicting Content-Length values ${[...distinct].join(", ")}`;
+  return length === undefined ? { kind: "close" } : { kind: "length", length };
 }
 
 /** The framing of a response body once the request method is known: none for HEAD, 1xx, 204 and 304 (§6.3). */

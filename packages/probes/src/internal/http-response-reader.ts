@@ -46,11 +46,13 @@ type State =
 
 const CHUNK_LINE = /^([0-9A-Fa-f]{1,12})[ \t]*(?:;.*)?$/s;
 const LF = 0x0a;
+/** Shared empty buffer: nothing pending (a zero-length Buffer is never written to). */
+const EMPTY = Buffer.alloc(0);
 
 /** Reads one response from successive `push`es, then `end` when the peer closed; see the file comment. */
 export class ResponseReader {
   private state: State = { at: "head" };
-  private pending: Buffer = Buffer.alloc(0);
+  private pending: Buffer = EMPTY;
   private head: ResponseHead | undefined;
   private readonly body: Buffer[] = [];
   private bodyBytes = 0;
@@ -128,8 +130,9 @@ export class ResponseReader {
           return this.pending.length > this.opts.maxHeadBytes
             ? this.fail(`trailer section larger than ${this.opts.maxHeadBytes} bytes`)
             : { kind: "more" };
-        const lines = splitLines(this.pending.subarray(0, end).toString("latin1"));
-        const fields = lines === null ? "bare CR in the trailer section" : parseFields(lines.slice(0, -2));
+        const lines = splitLines(this.pending.toString("latin1", 0, end));
+        const fields =
+          lines === null ? "bare CR in the trailer section" : parseFields(lines, 0, lines.length - 2);
         if (typeof fields === "string") return this.fail(fields);
         return this.complete(false);
       }
@@ -196,7 +199,7 @@ export class ResponseReader {
 
   private settle(outcome: ReadOutcome): ReadOutcome {
     this.state = { at: "done", outcome };
-    this.pending = Buffer.alloc(0);
+    this.pending = EMPTY;
     return outcome;
   }
 }
