@@ -5,13 +5,14 @@
  * `AgentHeartbeatStale` Warning for each node within the first second: the controller saw an agent's first slice
  * before that agent's first heartbeat Lease.
  */
-import { CustomObjectsApi, EventsV1Api } from "@kubernetes/client-node";
+import { CoordinationV1Api, CustomObjectsApi, EventsV1Api } from "@kubernetes/client-node";
 import { GROUP, PLURAL, type ServiceWithHealthchecks, VERSION } from "@swh/crd-types";
 import { type TestCluster, testCluster, waitFor } from "@swh/testenv";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
   createMailWorld,
   hasEndpoint,
+  INSTALL_NAMESPACE,
   installProduct,
   MAIL_NODES,
   type MailPod,
@@ -37,6 +38,15 @@ afterAll(async () => {
 });
 
 it("a healthy start raises no Warning Event and no stale-heartbeat condition in its first minute", async () => {
+  // A fresh start: no agent ran on these nodes before. Earlier test files in this shared cluster ran agents on the
+  // same nodes and left their heartbeat Leases expired, which rightly marks those agents dead until the new ones
+  // renew (evidence, not a false alarm), so they are removed first, as a new cluster would not have them.
+  const leases = cluster.kubeConfig.makeApiClient(CoordinationV1Api);
+  const nodeNames = new Set<string>(MAIL_NODES.map((n) => n.name));
+  for (const lease of (await leases.listNamespacedLease({ namespace: INSTALL_NAMESPACE })).items) {
+    if (nodeNames.has(lease.spec?.holderIdentity ?? ""))
+      await leases.deleteNamespacedLease({ name: lease.metadata?.name ?? "", namespace: INSTALL_NAMESPACE });
+  }
   const namespace = await cluster.createNamespace("healthy-start");
   pods = await createMailWorld(cluster, namespace, 21);
   const started = Date.now();
