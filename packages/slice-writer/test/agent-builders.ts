@@ -1,7 +1,7 @@
 /** Small builders for the agent's unit tests: every value a test does not name is a plain, valid default. */
 import type { PodInfo } from "@swh/aggregation";
 import type { DefaultedProbeSpec, ServiceWithHealthchecksSpec } from "@swh/crd-types";
-import { aPort } from "../../aggregation/test/builders.js";
+import { aPod as aggregationPod, aPort } from "../../aggregation/test/builders.js";
 import type { SwhSlicesObject } from "../src/index.js";
 
 // Ports and probes are built as in the aggregation's tests; pods and SWH objects are the agent's own.
@@ -9,25 +9,17 @@ export { anHttpProbe, aPort, aTcpProbe } from "../../aggregation/test/builders.j
 
 export const NODE = "node-a";
 
+/** A pod as the agent's tests use it: aggregation's pod in namespace `shop`, with an `admin` port. */
 export function aPod(overrides: Partial<PodInfo> = {}): PodInfo {
-  const name = overrides.name ?? "web-1";
-  return {
-    name,
+  return aggregationPod({
     namespace: "shop",
-    uid: `uid-${name}`,
-    nodeName: NODE,
-    ips: ["10.244.1.1"],
-    phase: "Running",
-    ready: true,
-    terminating: false,
-    labels: { app: "web" },
     containerPorts: [
       { name: "http", containerPort: 8080, protocol: "TCP" },
       { name: "admin", containerPort: 9090, protocol: "TCP" },
     ],
     eligibleSince: "2026-01-01T00:00:00.000Z",
     ...overrides,
-  };
+  });
 }
 
 export function aPostgresProbe(targetPort: number, authSecretName?: string): DefaultedProbeSpec {
