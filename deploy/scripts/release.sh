@@ -11,7 +11,8 @@
 #        names scripts/image-names.sh prints and the chart pulls with image.repositoryPrefix=REGISTRY_PREFIX)
 set -euo pipefail
 
-DEPLOY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# -P: the checkout itself, also when run through a symlinked deploy/ (the doc tests' shell).
+DEPLOY_DIR=$(cd -P "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=$(cd "$DEPLOY_DIR/.." && pwd)
 OUT="$DEPLOY_DIR/dist"
 

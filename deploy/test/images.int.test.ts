@@ -1,10 +1,26 @@
+/**
+ * The release (issue 21): docs/install.md's `release.sh --push "$REGISTRY"`, run as written against a real registry
+ * on loopback, builds the two images once for this file; the images are checked as the chart runs them, the
+ * registry must serve exactly the references the chart renders for `image.repositoryPrefix=$REGISTRY`, and each
+ * image started against the test control plane must become ready.
+ */
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createNode, httpsGet, testCluster, waitFor } from "@swh/testenv";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { docShell } from "./support/doc-commands.ts";
 import { documentedMetrics, exposedMetrics } from "./support/metrics-doc.ts";
-import { DEPLOY_DIR, nodeFlags, parseYamlDocuments, ROOT_DIR, run } from "./support/tools.ts";
+import { type Registry, startRegistry } from "./support/registry.ts";
+import {
+  DEPLOY_DIR,
+  find,
+  helmTemplate,
+  nodeFlags,
+  parseYamlDocuments,
+  ROOT_DIR,
+  run,
+} from "./support/tools.ts";
 
 const APPS = ["controller", "agent"] as const;
 const sizes = new Map<string, number>();
@@ -31,15 +47,50 @@ function inspect(app: string, format: string): string {
   }).stdout.trim();
 }
 
-beforeAll(() => {
-  const built = run("bash", [join(DEPLOY_DIR, "scripts/build-images.sh")]);
-  if (built.status !== 0) throw new Error(`build-images.sh failed:\n${built.stderr}`);
-  for (const line of built.stdout.trim().split("\n")) {
+let registry: Registry;
+/** The `$REGISTRY` of docs/install.md: a path under the test registry, as an operator's prefix usually is. */
+let prefix: string;
+
+beforeAll(async () => {
+  registry = await startRegistry();
+  prefix = `${registry.address}/platform`;
+  const shell = docShell("docs/install.md", await testCluster());
+  const started = Date.now();
+  shell.run("release-push", { REGISTRY: prefix, CONTAINERS_REGISTRIES_CONF: registry.registriesConf });
+  console.log(`release.sh --push: ${Date.now() - started} ms`);
+  // release.sh keeps build-images.sh's report: "<image> <size in bytes>" per line.
+  for (const line of readFileSync(join(DEPLOY_DIR, "dist/images.txt"), "utf8").trim().split("\n")) {
     const [name, size] = line.split(" ");
     sizes.set(name ?? "", Number(size));
   }
   console.log(`image sizes (bytes): ${JSON.stringify(Object.fromEntries(sizes))}`);
 }, 600_000);
+
+afterAll(async () => {
+  await registry?.stop();
+  // The pushed tags are a second name of the local images; leave the local storage as the build left it.
+  if (prefix) run("podman", ["rmi", ...APPS.map((app) => `${prefix}/swh-${app}:${version(app)}`)]);
+});
+
+describe("the release pushed to a registry", () => {
+  it.each(APPS)(
+    "serves the %s image under the reference the chart renders, the image tested here",
+    async (app) => {
+      const rendered = helmTemplate({ set: [`image.repositoryPrefix=${prefix}`] });
+      const workload = find(rendered, app === "agent" ? "DaemonSet" : "Deployment", `swh-${app}`);
+      const reference: string = workload.spec.template.spec.containers[0].image;
+      expect(reference).toBe(`${prefix}/swh-${app}:${version(app)}`);
+
+      // What a kubelet does with the reference: host, repository, tag.
+      const [, repository = "", tag = ""] = /^[^/]+\/(.+):([^:/]+)$/.exec(reference) ?? [];
+      expect(await registry.tags(repository)).toEqual([tag]);
+      const manifest = await registry.manifest(repository, tag);
+      expect(manifest).toMatchObject({ mediaType: expect.stringMatching(/manifest/), layers: 1 });
+      // The pushed image is the local one the tests below run (podman's image ID is its config digest).
+      expect(manifest?.configDigest).toBe(`sha256:${inspect(app, "{{.Id}}")}`);
+    },
+  );
+});
 
 describe.each(APPS)("the %s image", (app) => {
   it("is built with its version from package.json and holds Node plus the bundle only", () => {

@@ -4,7 +4,7 @@
  * test control plane, so a document whose commands stop working fails a test.
  */
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { kubeconfigYaml, type TestCluster } from "@swh/testenv";
 import { DEPLOY_DIR, ROOT_DIR, type RunResult, requiredTool, run } from "./tools.ts";
@@ -37,6 +37,8 @@ export interface DocShell {
   tryRun(name: string, env?: Record<string, string>): RunResult;
   /** Runs an ad-hoc command line in the same shell setting (for a test's own checks). */
   sh(command: string, env?: Record<string, string>): RunResult;
+  /** `kubectl apply --server-side` of `objects` (written to a file in {@link dir}); returns the outcome. */
+  apply(objects: object[]): RunResult;
 }
 
 /** A {@link DocShell} for `doc` against `cluster`. */
@@ -54,6 +56,8 @@ export function docShell(doc: string, cluster: TestCluster): DocShell {
     ...process.env,
     KUBECONFIG: kubeconfig,
     HOME: dir,
+    // The checkout's tool caches (Node, helm: scripts/toolchain.sh, build-tools.sh) stay where HOME had them.
+    XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
     PATH: `${dirname(requiredTool("helm"))}:${process.env.PATH ?? ""}`,
   };
   const sh = (command: string, env: Record<string, string> = {}) =>
@@ -63,10 +67,16 @@ export function docShell(doc: string, cluster: TestCluster): DocShell {
     if (block === undefined) throw new Error(`${doc} has no block marked "tested: ${name}"`);
     return sh(block, env);
   };
+  let applied = 0;
   return {
     dir,
     tryRun,
     sh,
+    apply(objects) {
+      const file = join(dir, `objects-${++applied}.json`);
+      writeFileSync(file, JSON.stringify({ apiVersion: "v1", kind: "List", items: objects }));
+      return sh(`kubectl apply --server-side -f ${file}`);
+    },
     run(name, env) {
       const result = tryRun(name, env);
       if (result.status !== 0) {
