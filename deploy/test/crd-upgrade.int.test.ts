@@ -4,13 +4,14 @@
  * plain manifests upgrade it; the stored SWHs read back unchanged and keep accepting writes, the new rules hold
  * for new objects, uninstall keeps the CRD and the balancers, deleting the CRD removes them.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { validate } from "@swh/crd-types";
 import { testCluster, waitFor } from "@swh/testenv";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type DocShell, docShell } from "./support/doc-commands.ts";
+import { garbageCollectorFollowsSwhOwners, swhOwner } from "./support/garbage-collector.ts";
 import { CHART_DIR, DEPLOY_DIR } from "./support/tools.ts";
 
 const CRD = "servicewithhealthchecks.network.deckhouse.io";
@@ -41,13 +42,6 @@ function swh(name: string, namespace: string, timing: { periodSeconds: number; t
   };
 }
 
-/** `kubectl apply --server-side` of `objects` (written to a file in the shell's directory). */
-function kubectlApply(objects: object[]) {
-  const file = join(shell.dir, `objects-${Date.now()}.json`);
-  writeFileSync(file, JSON.stringify({ apiVersion: "v1", kind: "List", items: objects }));
-  return shell.sh(`kubectl apply --server-side -f ${file}`);
-}
-
 function json(command: string) {
   const result = shell.sh(command);
   if (result.status !== 0) throw new Error(`${command}: ${result.stderr}`);
@@ -61,7 +55,7 @@ async function deleteCrd() {
 /** Stores two SWHs under the previous schema: one valid under both, one only under the previous one. */
 function storeSwhs(namespace: string) {
   shell.sh(`kubectl create namespace ${namespace}`);
-  const stored = kubectlApply([
+  const stored = shell.apply([
     swh("steady", namespace, { periodSeconds: 10, timeoutSeconds: 1 }),
     swh("legacy", namespace, LEGACY_TIMING),
   ]);
@@ -96,38 +90,9 @@ function expectUpgraded(namespace: string) {
   const written = json(`kubectl -n ${namespace} get swh legacy -o json`);
   expect(written.metadata.labels).toEqual({ upgraded: "yes" });
   expect(written.spec.ports[0].port).toBe(81);
-  const rejected = kubectlApply([swh("new-legacy", namespace, LEGACY_TIMING)]);
+  const rejected = shell.apply([swh("new-legacy", namespace, LEGACY_TIMING)]);
   expect(rejected.status).not.toBe(0);
   expect(rejected.stderr).toContain("timeoutSeconds must be at most periodSeconds");
-}
-
-/**
- * Waits until kube-controller-manager's garbage collector acts on ServiceWithHealthchecks owners: it starts
- * watching a resource only at its next discovery (every 30 s), and this test created the CRD moments ago, which a
- * real cluster did long before anyone deletes it. Proven by an owned ConfigMap going away with its SWH.
- */
-async function garbageCollectorFollowsSwhOwners(namespace: string) {
-  kubectlApply([swh("gc-probe", namespace, { periodSeconds: 10, timeoutSeconds: 1 })]);
-  const uid = json(`kubectl -n ${namespace} get swh gc-probe -o json`).metadata.uid;
-  const owner = {
-    apiVersion: "network.deckhouse.io/v1alpha1",
-    kind: "ServiceWithHealthchecks",
-    name: "gc-probe",
-    uid,
-  };
-  kubectlApply([
-    {
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name: "gc-probe", namespace, ownerReferences: [owner] },
-    },
-  ]);
-  shell.sh(`kubectl -n ${namespace} delete swh gc-probe --wait`);
-  await waitFor(
-    "the garbage collector to delete a ConfigMap owned by a deleted SWH",
-    () => shell.sh(`kubectl -n ${namespace} get configmap gc-probe --ignore-not-found -o name`).stdout === "",
-    { timeoutMs: 120_000 },
-  );
 }
 
 describe("upgrading the CRD from the previous chart's schema, with SWHs stored", () => {
@@ -162,22 +127,14 @@ describe("upgrading the CRD from the previous chart's schema, with SWHs stored",
     expect(installed.stderr).toBe("");
     storeSwhs("upgrade-helm");
     const legacyUid = json("kubectl -n upgrade-helm get swh legacy -o json").metadata.uid;
-    kubectlApply([
+    shell.apply([
       {
         apiVersion: "v1",
         kind: "Service",
         metadata: {
           name: "legacy",
           namespace: "upgrade-helm",
-          ownerReferences: [
-            {
-              apiVersion: "network.deckhouse.io/v1alpha1",
-              kind: "ServiceWithHealthchecks",
-              name: "legacy",
-              uid: legacyUid,
-              controller: true,
-            },
-          ],
+          ownerReferences: [swhOwner("legacy", legacyUid)],
         },
         spec: { ports: [{ name: "http", port: 80 }] },
       },
@@ -199,7 +156,7 @@ describe("upgrading the CRD from the previous chart's schema, with SWHs stored",
     expect(json("kubectl -n upgrade-helm get service legacy -o json").metadata.uid).toBeTruthy();
     expect(shell.sh("kubectl -n upgrade-system get deployments -o name").stdout).toBe("");
 
-    await garbageCollectorFollowsSwhOwners("upgrade-helm");
+    await garbageCollectorFollowsSwhOwners(shell, "upgrade-helm");
     shell.run("delete-crd", env);
     await waitFor("the garbage collector to delete the Service of the deleted SWH", () => {
       const left = shell.sh("kubectl -n upgrade-helm get service legacy --ignore-not-found -o name");
