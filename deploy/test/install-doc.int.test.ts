@@ -79,8 +79,6 @@ describe("docs/install.md on a real API server", () => {
     );
     shell.run("first-swh", MANIFESTS_ENV);
     writeBalancer();
-    // Deleting the CRD must remove the balancer's Service and slice: make sure the collector watches SWHs by now.
-    await garbageCollectorFollowsSwhOwners(shell, "default");
 
     shell.run("manifests-delete-keep-crd", MANIFESTS_ENV);
     expect(installed()).toEqual([`customresourcedefinition.apiextensions.k8s.io/${CRD}`]);
@@ -90,6 +88,9 @@ describe("docs/install.md on a real API server", () => {
 
     shell.run("manifests-apply", MANIFESTS_ENV);
     expect(installed()).toEqual(all);
+    // Deleting the CRD must remove the balancer's Service and slice: make sure the collector watches SWHs by now
+    // (checked this late, the collector's periodic discovery has more often happened already).
+    await garbageCollectorFollowsSwhOwners(shell, "default");
     shell.run("manifests-delete", MANIFESTS_ENV);
     expect(installed()).toEqual([]);
     const swh = shell.sh(
