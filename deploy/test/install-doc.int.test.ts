@@ -48,6 +48,10 @@ describe("docs/install.md on a real API server", () => {
     shell.sh("echo 'namePrefix: docs' >> my-values.yaml");
     shell.run("helm-install", env);
     expect(lines(shell.run("check-images", env).stdout)).toEqual([...pushed].sort());
+    // The upgrade command, on the same chart: a second revision of the release, the same images.
+    shell.run("helm-upgrade", env);
+    expect(shell.sh('helm status "$RELEASE" -n "$NAMESPACE" -o json', env).stdout).toMatch(/"version":2[,}]/);
+    expect(lines(shell.run("check-images", env).stdout)).toEqual([...pushed].sort());
 
     shell.run("first-swh", env);
     const check = shell.run("check-swh", env);
