@@ -14,15 +14,14 @@ import {
   type V1EndpointSlice,
 } from "@kubernetes/client-node";
 import { type RunningAgent, runAgent } from "@swh/agent";
+import { newServiceFor } from "@swh/aggregation";
 import {
   ANNOTATION_NODE_NAME,
   API_VERSION,
   GROUP,
   KIND,
   LABEL_MANAGED_BY,
-  LABEL_MANAGED_SERVICE,
   MANAGED_BY,
-  ownerReferenceTo,
   PLURAL,
   type ServiceWithHealthchecks,
   VERSION,
@@ -108,19 +107,11 @@ describe("the agent with its pod-bound token under the admission policies", () =
         },
       },
     })) as ServiceWithHealthchecks;
-    // The Service the controller would create: the agent publishes only for a Service the SWH controls (ADR 0014),
-    // and watches only Services with the controller's label (ADR 0025).
-    await cluster.kubeConfig.makeApiClient(CoreV1Api).createNamespacedService({
-      namespace,
-      body: {
-        metadata: {
-          name: "web",
-          labels: { [LABEL_MANAGED_SERVICE]: MANAGED_BY },
-          ownerReferences: [ownerReferenceTo(swh)],
-        },
-        spec: { ports: [{ name: "http", port: 80, protocol: "TCP" }] },
-      },
-    });
+    // The Service the controller creates (its own code): the agent publishes only for a Service the SWH controls
+    // (ADR 0014), watches only Services with the controller's label (ADR 0025) and reads the spec from it (ADR 0032).
+    await cluster.kubeConfig
+      .makeApiClient(CoreV1Api)
+      .createNamespacedService({ namespace, body: newServiceFor(swh) });
 
     const discovery = cluster.kubeConfig.makeApiClient(DiscoveryV1Api);
     const slice = await waitFor("the agent to publish web-0 ready", async () => {

@@ -60,8 +60,8 @@ import {
 } from "./internal/informers.js";
 import { ObjectProblems } from "./internal/object-problems.js";
 import { PublicationLog } from "./internal/publication-log.js";
+import { fetchService, PublishedSwhs } from "./internal/published-swhs.js";
 import { runProbe } from "./internal/run-probe.js";
-import { fetchService, serviceOfSwh } from "./internal/service-of-swh.js";
 import { syncTargets } from "./internal/sync-targets.js";
 import { writeCountedSlices } from "./internal/write-slices.js";
 import { APP_VERSION } from "./version.js";
@@ -202,8 +202,15 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
         return [];
       }
     });
+  const published: PublishedSwhs = new PublishedSwhs({
+    cached: () => informers.services.list(),
+    cachedOne: (namespace, name) => informers.services.get(name, namespace),
+    hasSlices: (namespace, name) => ownSlices(namespace, name).length > 0,
+    fetch: (namespace, name) => fetchService(core, namespace, name),
+    changed: () => queue.add(TARGETS),
+  });
   const swhInputs = () =>
-    informers.swhs.list().flatMap((obj) => {
+    published.list().flatMap((obj) => {
       try {
         const input = swhInputFromObject(obj);
         return input === undefined ? [] : [input];
@@ -228,9 +235,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     );
   };
   const enqueueNamespace = (namespace: string | undefined) => {
-    for (const swh of informers.swhs.list()) {
-      if (namespace === undefined || swh.metadata?.namespace === namespace) {
-        queue.add(swhKeyOf({ namespace: swh.metadata?.namespace ?? "", name: swh.metadata?.name ?? "" }));
+    for (const svc of published.services()) {
+      if (namespace === undefined || svc.metadata?.namespace === namespace) {
+        queue.add(swhKeyOf({ namespace: svc.metadata?.namespace ?? "", name: svc.metadata?.name ?? "" }));
       }
     }
   };
@@ -243,13 +250,11 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       queue.add(TARGETS);
       enqueueNamespace(pod.metadata?.namespace);
     });
-    informers.swhs.on(event, (swh) => {
-      queue.add(TARGETS);
-      queue.add(swhKeyOf({ namespace: swh.metadata?.namespace ?? "", name: swh.metadata?.name ?? "" }));
-    });
+    // A Service carries its SWH's spec (ADR 0032): a change may change the probe targets and the slices.
     informers.services.on(event, (svc) => {
-      const key = swhKeyOf({ namespace: svc.metadata?.namespace ?? "", name: svc.metadata?.name ?? "" });
-      if (informers.swhs.get(svc.metadata?.name ?? "", svc.metadata?.namespace)) queue.add(key);
+      published.observe(event, svc);
+      queue.add(TARGETS);
+      queue.add(swhKeyOf({ namespace: svc.metadata?.namespace ?? "", name: svc.metadata?.name ?? "" }));
     });
     informers.nodes.on(event, (node, old) => {
       // Only the zone label of the node reaches the slices.
@@ -342,18 +347,14 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     }
     await reconcileSwhSlices(key, {
       nodeName,
-      swh: (namespace, name) => informers.swhs.get(name, namespace),
       ownSlices,
       pods,
       states: () => results.states,
       zoneOf,
       // Synced: workers start after `informersSynced`, and a failing watch keeps the last list (fail static).
-      service: (namespace, name) =>
-        serviceOfSwh(namespace, name, {
-          cached: (ns, n) => informers.services.get(n, ns),
-          hasSlices: (ns, n) => ownSlices(ns, n).length > 0,
-          fetch: (ns, n) => fetchService(core, ns, n),
-        }),
+      service: (namespace, name) => published.service(namespace, name),
+      swhOf: (svc) => published.read(svc),
+      unusableSpec: (ref, unusable) => problems.unusablePublishedSpec(ref, unusable),
       publication: (ref, publication) => publications.record(ref, publication),
       serviceLabels: (swh, svc) => {
         const proxy = svc?.metadata?.labels?.[LABEL_SERVICE_PROXY_NAME];

@@ -68,6 +68,8 @@ describe("agent API load", () => {
         name: "far",
         body: [{ op: "replace", path: "/spec/healthcheck/periodSeconds", value: periodSeconds }],
       });
+      // What the controller does next: the new spec reaches the agent on the Service (ADR 0032).
+      await suite.admin.syncService(s.namespace, "far");
       await steadyFor(5_000);
     }
     await steadyFor(20_000);

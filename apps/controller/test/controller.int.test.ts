@@ -5,6 +5,7 @@
  */
 import { EventsV1Api, type V1Service } from "@kubernetes/client-node";
 import {
+  ANNOTATION_SWH_SPEC,
   CONDITION_TYPES,
   LABEL_MANAGED_SERVICE,
   MANAGED_BY,
@@ -165,6 +166,13 @@ describe("child Service", () => {
       team: "a",
       "network.deckhouse.io/swh-propagated-labels": '["app"]',
       "network.deckhouse.io/swh-propagated-annotations": '["team"]',
+      [ANNOTATION_SWH_SPEC]: expect.any(String),
+    });
+    // The spec the agents read (ADR 0032): the stored SWH's, defaults included, with its uid and generation.
+    expect(JSON.parse(svc.metadata?.annotations?.[ANNOTATION_SWH_SPEC] ?? "")).toEqual({
+      uid: swh.metadata.uid,
+      generation: 1,
+      spec: (await admin.getSwh(ns, "web")).spec,
     });
 
     const status = await waitForCondition(ns, "web", CONDITION_TYPES.serviceReady, "True");

@@ -15,7 +15,7 @@ export {
   targetSchedule,
 } from "./plan-node-targets.js";
 export { initialDelayRemainingMs, planProbeTargets } from "./plan-probe-targets.js";
-export { planService, type ServicePlan } from "./plan-service.js";
+export { newServiceFor, planService, type ServicePlan } from "./plan-service.js";
 export { type PodObject, podInfoFromPod } from "./pod-info.js";
 export { canonicalJson, describeProbe, probeTargetId } from "./probe-identity.js";
 export {

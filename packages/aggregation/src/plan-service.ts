@@ -5,6 +5,7 @@
  */
 import type { V1Service } from "@kubernetes/client-node";
 import {
+  ANNOTATION_SWH_SPEC,
   controllerRefOf,
   hasSelector,
   isControllerRefTo,
@@ -12,6 +13,7 @@ import {
   LABEL_MANAGED_SERVICE,
   MANAGED_BY,
   ownerReferenceTo,
+  publishedSpecValue,
   SERVICE_PROBLEMS,
   type ServiceProblem,
   type ServiceWithHealthchecks,
@@ -52,18 +54,7 @@ export function planService(
       message: `Service ${namespace}/${name} is reserved for the cluster's API server; it is never adopted and no endpoints are published for it (rename the ServiceWithHealthchecks)`,
     };
   }
-  if (stored === undefined) {
-    const metadata = managedMetadata(swh, {});
-    return {
-      action: "create",
-      service: {
-        apiVersion: "v1",
-        kind: "Service",
-        metadata: { name, namespace, ...metadata, ownerReferences: [owner] },
-        spec: desired,
-      },
-    };
-  }
+  if (stored === undefined) return { action: "create", service: newServiceFor(swh) };
 
   const refs = stored.metadata?.ownerReferences ?? [];
   const controllerRef = controllerRefOf(stored.metadata);
@@ -115,10 +106,29 @@ export function planService(
 }
 
 /**
+ * The Service the controller creates for `swh` when there is none: same name and namespace, the SWH's Service
+ * fields and no selector, controlled by the SWH (ADR 0014), labelled for the agents' watch (ADR 0025) and carrying
+ * the SWH's spec for the agents (ADR 0032). Tests that run agents without a controller create exactly this.
+ */
+export function newServiceFor(swh: Readonly<ServiceWithHealthchecks>): V1Service {
+  return {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: {
+      name: swh.metadata.name ?? "",
+      namespace: swh.metadata.namespace ?? "",
+      ...managedMetadata(swh, {}),
+      ownerReferences: [ownerReferenceTo(swh)],
+    },
+    spec: desiredServiceSpec(swh.spec),
+  };
+}
+
+/**
  * The labels and annotations of a Service this controller manages: the SWH's propagated ones, plus the label the
- * agents watch Services by (ADR 0025). Set on create, on adoption, and on every update — so a Service created by an
- * older controller, or whose label someone removed, gets it back on its next reconcile; without it no agent would
- * see the Service, and they would withhold its endpoints.
+ * agents watch Services by (ADR 0025) and the SWH's spec the agents read (ADR 0032). Set on create, on adoption,
+ * and on every update — so a Service created by an older controller, or whose label or spec someone removed or
+ * edited, is put right on its next reconcile; without them no agent would see the Service or know what to probe.
  */
 function managedMetadata(
   swh: Readonly<ServiceWithHealthchecks>,
@@ -126,5 +136,6 @@ function managedMetadata(
 ) {
   const metadata = mergePropagatedMetadata(swh.metadata, stored);
   metadata.labels[LABEL_MANAGED_SERVICE] = MANAGED_BY;
+  metadata.annotations[ANNOTATION_SWH_SPEC] = publishedSpecValue(swh);
   return metadata;
 }

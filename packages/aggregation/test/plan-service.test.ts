@@ -1,11 +1,23 @@
 import type { V1Service } from "@kubernetes/client-node";
-import { LABEL_MANAGED_SERVICE, MANAGED_BY } from "@swh/crd-types";
+import {
+  ANNOTATION_SWH_SPEC,
+  LABEL_MANAGED_SERVICE,
+  MANAGED_BY,
+  publishedSpecValue,
+  readPublishedSwh,
+  tcpProbe,
+} from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
 import { planService } from "../src/index.js";
-import { aStoredService, aSwh, ownerRef } from "./support/service-builders.js";
+import { aStoredService, aSwh, ownerRef, SWH_UID } from "./support/service-builders.js";
 
 function updated(plan: ReturnType<typeof planService>): V1Service {
   if (plan.action !== "update") throw new Error(`expected update, got ${JSON.stringify(plan)}`);
+  return plan.service;
+}
+
+function created(plan: ReturnType<typeof planService>): V1Service {
+  if (plan.action !== "create") throw new Error(`expected create, got ${JSON.stringify(plan)}`);
   return plan.service;
 }
 
@@ -80,7 +92,49 @@ describe("planService: create", () => {
       team: "a",
       "network.deckhouse.io/swh-propagated-labels": '["app"]',
       "network.deckhouse.io/swh-propagated-annotations": '["team"]',
+      [ANNOTATION_SWH_SPEC]: publishedSpecValue(swh),
     });
+  });
+});
+
+describe("planService: the spec agents read from the Service (ADR 0032)", () => {
+  it("publishes the SWH's uid, generation and spec, which the agents' reader gets back", () => {
+    const swh = aSwh({ publishNotReadyAddresses: true });
+    const service = created(planService(swh, undefined));
+    const read = readPublishedSwh(service);
+    expect(read).toEqual({
+      state: "swh",
+      uid: SWH_UID,
+      swh: {
+        apiVersion: swh.apiVersion,
+        kind: swh.kind,
+        metadata: { name: "web", namespace: "ns", uid: SWH_UID, generation: 3 },
+        spec: swh.spec,
+      },
+    });
+  });
+
+  it("rewrites the published spec when the SWH's spec changes, and writes nothing when it did not", () => {
+    const before = aSwh();
+    const after = aSwh(
+      { healthcheck: { probes: [tcpProbe(8080, { timeoutSeconds: 2 })] } },
+      { generation: 4 },
+    );
+    const service = updated(planService(after, aStoredService({}, {}, before)));
+    expect(JSON.parse(service.metadata?.annotations?.[ANNOTATION_SWH_SPEC] ?? "")).toEqual({
+      uid: SWH_UID,
+      generation: 4,
+      spec: after.spec,
+    });
+    expect(planService(after, aStoredService({}, {}, after))).toEqual({ action: "none" });
+  });
+
+  it("puts back a published spec someone edited, and never takes one from the SWH's own annotations", () => {
+    const swh = aSwh({}, { annotations: { [ANNOTATION_SWH_SPEC]: '{"uid":"forged","spec":{}}' } });
+    const edited = aStoredService({}, {}, aSwh({ sessionAffinity: "ClientIP" }));
+    const service = updated(planService(swh, edited));
+    expect(service.metadata?.annotations?.[ANNOTATION_SWH_SPEC]).toBe(publishedSpecValue(swh));
+    expect(service.metadata?.annotations?.["network.deckhouse.io/swh-propagated-annotations"]).toBe("[]");
   });
 });
 
@@ -91,23 +145,31 @@ describe("planService: in sync", () => {
 
   it("makes no write for a NodePort Service whose node ports were allocated", () => {
     const swh = aSwh({ type: "NodePort" });
-    const stored = aStoredService({
-      type: "NodePort",
-      externalTrafficPolicy: "Cluster",
-      ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP", nodePort: 31000 }],
-    });
+    const stored = aStoredService(
+      {
+        type: "NodePort",
+        externalTrafficPolicy: "Cluster",
+        ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP", nodePort: 31000 }],
+      },
+      {},
+      swh,
+    );
     expect(planService(swh, stored)).toEqual({ action: "none" });
   });
 
   it("makes no write for a LoadBalancer with allocated health-check node port and defaults", () => {
     const swh = aSwh({ type: "LoadBalancer", externalTrafficPolicy: "Local" });
-    const stored = aStoredService({
-      type: "LoadBalancer",
-      externalTrafficPolicy: "Local",
-      healthCheckNodePort: 32123,
-      allocateLoadBalancerNodePorts: true,
-      ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP", nodePort: 31000 }],
-    });
+    const stored = aStoredService(
+      {
+        type: "LoadBalancer",
+        externalTrafficPolicy: "Local",
+        healthCheckNodePort: 32123,
+        allocateLoadBalancerNodePorts: true,
+        ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP", nodePort: 31000 }],
+      },
+      {},
+      swh,
+    );
     expect(planService(swh, stored)).toEqual({ action: "none" });
   });
 });
@@ -181,7 +243,8 @@ describe("planService: update", () => {
         },
       },
     );
-    const service = updated(planService(aSwh({}, { labels: { app: "web2" } }), stored));
+    const swh = aSwh({}, { labels: { app: "web2" } });
+    const service = updated(planService(swh, stored));
     expect(service.metadata?.labels).toEqual({
       app: "web2",
       byOthers: "y",
@@ -191,6 +254,7 @@ describe("planService: update", () => {
       "lb.example.com/id": "abc",
       "network.deckhouse.io/swh-propagated-labels": '["app"]',
       "network.deckhouse.io/swh-propagated-annotations": "[]",
+      [ANNOTATION_SWH_SPEC]: publishedSpecValue(swh),
     });
   });
 });
@@ -282,6 +346,11 @@ describe("planService: ownership", () => {
   it("reports a headless Service that would need a cluster IP", () => {
     const stored = aStoredService({ clusterIP: "None", clusterIPs: ["None"] });
     expect(planService(aSwh(), stored)).toMatchObject({ action: "blocked", reason: "ClusterIPImmutable" });
-    expect(planService(aSwh({ clusterIP: "None" }), stored)).toEqual({ action: "none" });
+    const headless = aSwh({ clusterIP: "None" });
+    expect(
+      planService(headless, aStoredService({ clusterIP: "None", clusterIPs: ["None"] }, {}, headless)),
+    ).toEqual({
+      action: "none",
+    });
   });
 });

@@ -56,11 +56,19 @@ export const LABEL_TOPOLOGY_ZONE = "topology.kubernetes.io/zone";
 export const ANNOTATION_PROPAGATED_LABELS = "network.deckhouse.io/swh-propagated-labels";
 /** Annotation on the child Service listing the annotation keys the controller propagated (JSON array). */
 export const ANNOTATION_PROPAGATED_ANNOTATIONS = "network.deckhouse.io/swh-propagated-annotations";
+/**
+ * Annotation on the child Service carrying the SWH's spec as the agents read it (ADR 0032): JSON
+ * `{ "uid": "<SWH uid>", "generation": <n>, "spec": { ... } }`, written by the controller only. Agents read SWH
+ * specs from the Services they already watch instead of watching SWHs, whose status the controller rewrites on
+ * every endpoint change: a status write no longer reaches every agent of the cluster.
+ */
+export const ANNOTATION_SWH_SPEC = "network.deckhouse.io/swh-spec";
 /** Annotations never propagated from an SWH to its Service. */
 export const NON_PROPAGATED_ANNOTATIONS: readonly string[] = [
   "kubectl.kubernetes.io/last-applied-configuration",
   "meta.helm.sh/release-name",
   "meta.helm.sh/release-namespace",
+  ANNOTATION_SWH_SPEC,
 ];
 
 /**

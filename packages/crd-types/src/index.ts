@@ -7,6 +7,7 @@ export * from "./crd-manifest.js";
 export * from "./ownership.js";
 export * from "./postgres-credentials.js";
 export * from "./probe-timeout.js";
+export * from "./published-spec.js";
 export * from "./reasons.js";
 export * from "./schema.js";
 export * from "./time.js";

@@ -164,9 +164,9 @@ describe("a Service the SWH does not control gets no endpoints of ours", () => {
     await publishedReady(namespace, "control", "impostor-0");
     expect(dbSlices).toEqual([]);
     const swh = await serviceReadyFalse(namespace, "db", "ServiceHasSelector");
-    // The agent watches only Services with the controller's label (ADR 0025), so it sees this foreign one as
-    // missing; the controller, which sees every Service, names the precise reason in the status (above).
-    await waitFor("the agent withholds db", async () => (await withheld("ServiceMissing")) >= 1);
+    // The agent never sees db: it watches only Services with the controller's label (ADR 0025) and reads SWHs
+    // from them (ADR 0032); the controller, which sees every Service, names the precise reason in the status
+    // (above). The positive control was published after db was created, from the same pod, by the same agent.
     expect(dbSlices).toEqual([]);
     expect(condition(swh, CONDITION_TYPES.ready)).toMatchObject({
       status: "False",
@@ -198,6 +198,8 @@ describe("a Service the SWH does not control gets no endpoints of ours", () => {
       return rows.every((r) => r.swh !== "web");
     });
     await serviceReadyFalse(namespace, "web", "ServiceHasSelector");
+    // The Service still carries the label and the spec the controller published: the agent sees why it may not feed it.
+    await waitFor("the agent withholds web", async () => (await withheld("ServiceHasSelector")) >= 1);
     const after = await core.readNamespacedService({ name: "web", namespace });
     expect(after.spec?.selector).toEqual({ app: "web" });
     expect(after.metadata?.ownerReferences ?? []).toEqual([]);
@@ -223,7 +225,7 @@ describe("a Service the SWH does not control gets no endpoints of ours", () => {
       await unchanged();
       const swh = await serviceReadyFalse("default", "kubernetes", "ServiceReserved");
       expect(condition(swh, CONDITION_TYPES.ready)?.status).toBe("False");
-      await waitFor("the agent withholds kubernetes", async () => (await withheld("ServiceReserved")) >= 1);
+      // No agent sees an SWH whose Service the controller does not control (ADR 0032): nothing to withhold.
       expect(kubernetesSlices).toEqual([]);
       await unchanged();
     } finally {

@@ -47,8 +47,10 @@ export {
   countEndpoints,
   type EndpointCounts,
   reconcileSwhSlices,
+  type SwhRef,
   type SwhSlicesDeps,
   type SwhSlicesObject,
+  type UnusableSpec,
   type WriteRequest,
 } from "./reconcile-swh-slices.js";
 export {

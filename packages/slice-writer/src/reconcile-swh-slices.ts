@@ -15,7 +15,13 @@ import {
   type SwhObject,
   swhInputFromObject,
 } from "@swh/aggregation";
-import { endpointPublication, type Publication } from "@swh/crd-types";
+import {
+  controllerRefOf,
+  endpointPublication,
+  KIND,
+  type Publication,
+  type ServiceSwh,
+} from "@swh/crd-types";
 import { TerminalError } from "@swh/kube";
 import { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
 import type { ServiceLabels } from "./slice-labels.js";
@@ -23,9 +29,12 @@ import type { ServiceLabels } from "./slice-labels.js";
 /** An SWH as the agent's informer holds it. */
 export type SwhSlicesObject = KubernetesObject & SwhObject;
 
+/** Which SWH (namespace, name and, when known, uid). */
+export type SwhRef = Pick<SwhInput, "namespace" | "name" | "uid">;
+
 /** What the slice writer is asked to make true for one SWH on this node. */
 export interface WriteRequest {
-  swh: SwhInput & { uid: string };
+  swh: SwhRef & { uid: string };
   groups: EndpointGroup[];
   existing: readonly V1EndpointSlice[];
   serviceLabels: ServiceLabels;
@@ -38,10 +47,12 @@ export interface EndpointCounts {
   terminating: number;
 }
 
+/** A Service whose published SWH cannot be used (`readPublishedSwh` said `missing` or `invalid`). */
+export type UnusableSpec = Exclude<ServiceSwh, { state: "swh" }>;
+
 /** Dependencies of `reconcileSwhSlices`. */
 export interface SwhSlicesDeps {
   nodeName: string;
-  swh(namespace: string, name: string): Readonly<SwhSlicesObject> | undefined;
   /** This node's slices of the SWH, from the informer cache. */
   ownSlices(namespace: string, name: string): readonly V1EndpointSlice[];
   pods(): readonly PodInfo[];
@@ -52,15 +63,19 @@ export interface SwhSlicesDeps {
     namespace: string,
     name: string,
   ): Readonly<V1Service> | undefined | Promise<Readonly<V1Service> | undefined>;
-  /** Reports whether the SWH's endpoints may be published (`undefined` when the SWH is gone). */
+  /** The SWH `service` publishes: `readPublishedSwh` (ADR 0032), memoized or not. */
+  swhOf(service: Readonly<V1Service>): ServiceSwh;
+  /** Reports whether the SWH's endpoints may be published (`undefined` when its Service is gone). */
   publication(ref: { namespace: string; name: string }, publication: Publication | undefined): void;
+  /** Reports a Service whose SWH spec cannot be used: the node's slices of it are left as they are. */
+  unusableSpec(ref: SwhRef, unusable: UnusableSpec): void;
   /** The labels the slices copy from `service` (the Service `service()` returned). */
   serviceLabels(swh: SwhInput, service: Readonly<V1Service> | undefined): ServiceLabels;
   /** Plans and applies the slices; resolves when the API server has them (throws to be retried). */
   write(request: WriteRequest): Promise<void>;
   /** Reports endpoints whose readiness the write changed (Events, metrics). */
-  transitions(swh: SwhInput, transitions: readonly EndpointTransition[]): void;
-  /** Reports the endpoint counts after the write; `undefined` when the SWH is gone. */
+  transitions(swh: SwhRef, transitions: readonly EndpointTransition[]): void;
+  /** Reports the endpoint counts after the write; `undefined` when the Service is gone. */
   endpoints(ref: { namespace: string; name: string }, counts: EndpointCounts | undefined): void;
   /** Reports the aggregation's problems with the SWH's probes (e.g. a probe that cannot run: Events). */
   issues(swh: SwhInput, issues: readonly AggregationIssue[]): void;
@@ -69,54 +84,80 @@ export interface SwhSlicesDeps {
 }
 
 /**
- * Reconciles the SWH `namespace/name`: when it exists, its node slices are made to match the aggregation of the
- * node's pods and probe states — or, while its Service is not one it controls (`endpointPublication`, ADR 0014),
- * to carry nothing: the slices this node wrote for that name are deleted and none are written. A deleted SWH needs
- * nothing here: its slices carry an ownerReference and the garbage collector removes them. An SWH whose
- * aggregation throws is reported and left alone — its slices stay as they are and the reconcile throws a
- * `TerminalError`, so the queue does not retry it until it is added again (retrying the same object cannot
+ * Reconciles the SWH `namespace/name` on this node, level-based, from its Service: the agent reads an SWH's spec
+ * from the annotation the controller writes on the SWH's Service (ADR 0032), never from the SWH.
+ * - While the Service is one the SWH controls (`endpointPublication`, ADR 0014) and publishes a valid spec, the
+ *   node's slices are made to match the aggregation of the node's pods and probe states.
+ * - While it is not (another controller, a selector, reserved) or is gone, the slices this node wrote for that
+ *   name are deleted through the ordinary planner (planning with no groups) and none are written. Gone means the
+ *   API server said so (`service` reads a synced cache, or the API server when slices are at stake).
+ * - While its spec is missing (a Service an older controller wrote) or invalid (someone edited the annotation),
+ *   nothing is known: the slices stay as they are (fail static) until the controller writes the spec.
+ * An SWH whose aggregation throws is reported and left alone — its slices stay as they are and the reconcile throws
+ * a `TerminalError`, so the queue does not retry it until it is added again (retrying the same object cannot
  * succeed; ADR 0022).
  */
 export async function reconcileSwhSlices(key: string, deps: SwhSlicesDeps): Promise<void> {
   const [namespace = "", name = ""] = key.split("/", 2);
-  const obj = deps.swh(namespace, name);
-  const swh = obj === undefined ? undefined : swhInputFromObject(obj);
-  if (obj === undefined || swh === undefined || swh.uid === undefined || obj.metadata?.deletionTimestamp) {
-    deps.endpoints({ namespace, name }, undefined);
-    deps.publication({ namespace, name }, undefined);
+  const ref = { namespace, name };
+  const service = await deps.service(namespace, name);
+  const read = service === undefined ? undefined : deps.swhOf(service);
+  const uid = read?.uid ?? swhControllerUid(service) ?? "";
+  const publication = endpointPublication({ metadata: { namespace, name, uid } }, service);
+  deps.publication(ref, service === undefined ? undefined : publication);
+  const existing = deps.ownSlices(namespace, name);
+  if (!publication.publish) {
+    // Withholding is planning with no groups: the planner deletes this node's slices of the name, writes none.
+    if (existing.length > 0) await withhold({ ...ref, uid }, existing, deps);
+    deps.endpoints(ref, service === undefined ? undefined : countEndpoints([]));
     return;
   }
-  const service = await deps.service(namespace, name);
-  const publication = endpointPublication(obj, service);
-  deps.publication({ namespace, name }, publication);
-  let groups: EndpointGroup[] = [];
-  // Withholding is planning with no groups: the planner deletes this node's slices of the name, writes none.
-  if (publication.publish) {
-    let aggregation: Aggregation;
-    try {
-      aggregation = aggregateEndpoints(swh, deps.pods(), deps.states(), {
-        zoneOf: deps.zoneOf,
-        nodeName: deps.nodeName,
-      });
-    } catch (error) {
-      deps.unprocessable(swh, error);
-      throw new TerminalError(`SWH ${key} cannot be processed; its slices are left as they are`, {
-        cause: error,
-      });
-    }
-    groups = aggregation.groups;
-    deps.issues(swh, aggregation.issues);
+  if (read === undefined || read.state !== "swh") {
+    deps.unusableSpec({ ...ref, uid }, read ?? { state: "missing" });
+    return;
   }
-  const existing = deps.ownSlices(namespace, name);
+  const swh = swhInputFromObject(read.swh);
+  if (swh === undefined) return;
+  let aggregation: Aggregation;
+  try {
+    aggregation = aggregateEndpoints(swh, deps.pods(), deps.states(), {
+      zoneOf: deps.zoneOf,
+      nodeName: deps.nodeName,
+    });
+  } catch (error) {
+    deps.unprocessable(swh, error);
+    throw new TerminalError(`SWH ${key} cannot be processed; its slices are left as they are`, {
+      cause: error,
+    });
+  }
+  deps.issues(swh, aggregation.issues);
+  const { groups } = aggregation;
   const transitions = findEndpointTransitions(existing, groups);
   await deps.write({
-    swh: { ...swh, uid: swh.uid },
+    swh: { name, namespace, uid: read.uid },
     groups,
     existing,
     serviceLabels: deps.serviceLabels(swh, service),
   });
   if (transitions.length > 0) deps.transitions(swh, transitions);
-  deps.endpoints({ namespace, name }, countEndpoints(groups));
+  deps.endpoints(ref, countEndpoints(groups));
+}
+
+/** Deletes this node's slices of an SWH whose endpoints may not be published, reporting the endpoints removed. */
+async function withhold(
+  swh: SwhRef & { uid: string },
+  existing: readonly V1EndpointSlice[],
+  deps: SwhSlicesDeps,
+): Promise<void> {
+  const transitions = findEndpointTransitions(existing, []);
+  await deps.write({ swh, groups: [], existing, serviceLabels: {} });
+  if (transitions.length > 0) deps.transitions(swh, transitions);
+}
+
+/** The uid of the SWH controlling `service`, when an SWH does (what a Service without a published spec claims). */
+function swhControllerUid(service: Readonly<V1Service> | undefined): string | undefined {
+  const ref = controllerRefOf(service?.metadata);
+  return ref?.kind === KIND ? ref.uid : undefined;
 }
 
 /** Counts endpoints (one per address and port) by published state. */

@@ -1,11 +1,11 @@
 import type { V1Service } from "@kubernetes/client-node";
 import { swhInputFromObject } from "@swh/aggregation";
-import { ownerReferenceTo } from "@swh/crd-types";
+import { ANNOTATION_SWH_SPEC, ownerReferenceTo, readPublishedSwh } from "@swh/crd-types";
 import { TerminalError } from "@swh/kube";
 import { describe, expect, it } from "vitest";
 import { seedPrecedingProbes } from "../src/index.js";
 import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./agent-builders.js";
-import { restartSeeds, World } from "./support/world.js";
+import { managedService, restartSeeds, World } from "./support/world.js";
 
 const twoPorts = {
   ports: [
@@ -170,25 +170,46 @@ describe("reconcileSwh", () => {
     expect(world.slices).toEqual(published);
   });
 
-  it("leaves a malformed stored SWH alone and reports it, while another SWH on the node is published", async () => {
+  it("leaves the slices of an SWH whose published spec is invalid alone and reports it, while another SWH is published", async () => {
     const world = new World();
     const bad = aSwhObject({ name: "bad", probes: [aTcpProbe(8080)] });
-    world.swhs = [
-      { ...bad, spec: { ...bad.spec, ports: "smtp" as never } },
-      aSwhObject({ name: "web", probes: [aTcpProbe(8080)] }),
-    ];
+    const web = aSwhObject({ name: "web", probes: [aTcpProbe(8080)] });
+    world.swhs = [{ ...bad, spec: { ...bad.spec, ports: "smtp" as never } }, web];
+    // Someone edited the spec the controller published on the Service: the API server validated none of it.
+    const edited = managedService(bad);
+    const published = JSON.parse(edited.metadata?.annotations?.[ANNOTATION_SWH_SPEC] ?? "{}");
+    published.spec.ports = "smtp";
+    const annotations = { [ANNOTATION_SWH_SPEC]: JSON.stringify(published) };
+    world.services = [{ ...edited, metadata: { ...edited.metadata, annotations } }, managedService(web)];
     world.pods = [aPod({ ips: ["10.244.1.5"] })];
     const plan = world.targets();
     expect(plan.rejected.map((r) => r.swh.name)).toEqual(["bad"]);
     expect(plan.targets.map((t) => plan.users.get(t.id)?.map((u) => u.name))).toEqual([["web"]]);
     for (const t of plan.targets) world.states.set(t.id, { passing: true });
 
-    // A TerminalError: the queue does not retry it until it is added again.
-    await expect(world.reconcile("shop/bad")).rejects.toThrow(TerminalError);
+    await world.reconcile("shop/bad");
     await world.reconcile("shop/web");
-    expect(world.unprocessable.map((u) => u.swh.name)).toEqual(["bad"]);
+    expect(world.unusable).toEqual(["shop/bad invalid"]);
     expect(world.slices.map((s) => s.metadata?.labels?.["kubernetes.io/service-name"])).toEqual(["web"]);
     expect(world.endpoint(8080, "10.244.1.5")).toMatchObject({ ready: true });
+  });
+
+  it("leaves an SWH whose aggregation throws alone with a TerminalError (not retried until it changes)", async () => {
+    const world = new World();
+    const web = aSwhObject({ probes: [aTcpProbe(8080)] });
+    world.swhs = [web];
+    world.pods = [aPod({ ips: ["10.244.1.5"] })];
+    await world.reconcile();
+    const published = structuredClone(world.slices);
+    // A spec the reader let through but the aggregation cannot process (e.g. stored under an older schema).
+    world.swhOf = (service) => {
+      const read = readPublishedSwh(service);
+      if (read.state !== "swh") return read;
+      return { ...read, swh: { ...read.swh, spec: { ...read.swh.spec, ports: "smtp" as never } } };
+    };
+    await expect(world.reconcile()).rejects.toThrow(TerminalError);
+    expect(world.unprocessable.map((u) => u.swh.name)).toEqual(["web"]);
+    expect(world.slices).toEqual(published);
   });
 
   it("seeds the other SWHs after a restart when one stored SWH is malformed", () => {
@@ -213,7 +234,7 @@ describe("reconcileSwh: only for a Service the SWH controls", () => {
     metadata: { name: "web", namespace: "shop", ...metadata },
     spec,
   });
-  const controlled = aService({ ownerReferences: [ownerReferenceTo(web)] });
+  const controlled = managedService(web);
 
   async function publishedWorld(): Promise<World> {
     const world = new World();
@@ -265,7 +286,35 @@ describe("reconcileSwh: only for a Service the SWH controls", () => {
     world.services = [];
     await world.reconcile();
     expect(world.slices).toEqual([]);
-    expect(world.publications.get("shop/web")).toMatchObject({ publish: false, reason: "ServiceMissing" });
+    // Gone, not withheld: nothing left to count.
+    expect(world.publications.has("shop/web")).toBe(true);
+    expect(world.publications.get("shop/web")).toBeUndefined();
+  });
+
+  it("leaves this node's slices as they are while the Service publishes no spec (an older controller wrote it)", async () => {
+    const world = await publishedWorld();
+    const published = structuredClone(world.slices);
+    const annotations = { ...controlled.metadata?.annotations };
+    delete annotations[ANNOTATION_SWH_SPEC];
+    world.services = [{ ...controlled, metadata: { ...controlled.metadata, annotations } }];
+    world.states.clear(); // no probe target without a spec: only the published state would be lost
+    await world.reconcile();
+    expect(world.slices).toEqual(published);
+    expect(world.unusable).toEqual(["shop/web missing"]);
+    expect(world.publications.get("shop/web")).toEqual({ publish: true });
+  });
+
+  it("feeds no Service whose published spec names another SWH than its controller", async () => {
+    const world = await publishedWorld();
+    const forged = JSON.parse(controlled.metadata?.annotations?.[ANNOTATION_SWH_SPEC] ?? "{}");
+    const annotations = { [ANNOTATION_SWH_SPEC]: JSON.stringify({ ...forged, uid: "someone-else" }) };
+    world.services = [{ ...controlled, metadata: { ...controlled.metadata, annotations } }];
+    await world.reconcile();
+    expect(world.slices).toEqual([]);
+    expect(world.publications.get("shop/web")).toMatchObject({
+      publish: false,
+      reason: "ServiceOwnedByOther",
+    });
   });
 
   it("never writes slices for default/kubernetes", async () => {

@@ -2,15 +2,14 @@
  * Reports endpoint readiness changes: one Event per changed (pod, port) on the SWH, through the rate-limited,
  * aggregating EventRecorder (never one per probe), and the transitions metric.
  */
-import type { SwhInput } from "@swh/aggregation";
 import { API_VERSION, EVENT_REASONS, KIND } from "@swh/crd-types";
 import type { EventRecorder, Logger } from "@swh/kube";
-import type { EndpointTransition } from "@swh/slice-writer";
+import type { EndpointTransition, SwhRef } from "@swh/slice-writer";
 import type { AgentMetrics } from "./agent-metrics.js";
 
 /** Records Events and metrics for `transitions` of `swh` (its endpoints on this node). */
 export function recordEndpointTransitions(
-  swh: SwhInput,
+  swh: SwhRef,
   transitions: readonly EndpointTransition[],
   deps: { events: Pick<EventRecorder, "record">; metrics: AgentMetrics; logger: Logger },
 ): void {

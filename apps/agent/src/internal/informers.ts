@@ -1,38 +1,26 @@
 /**
  * The agent's watches, each narrowed server-side to what one node needs (SPEC §6, ADR 0025): its node's Pods, its
  * own EndpointSlices, its own Node, the Services the controller manages (by its label: Services of other software
- * never reach the agent). SWHs are watched cluster-wide (small objects; an SWH in any namespace may select pods
- * here). Credentials Secrets are watched only in enabled namespaces: credentials-secrets.ts.
+ * never reach the agent). SWHs are not watched: their specs come on their Services (ADR 0032), so the controller's
+ * status writes never reach the agents. Credentials Secrets are watched only in enabled namespaces:
+ * credentials-secrets.ts.
  */
 import {
   CoreV1Api,
-  CustomObjectsApi,
   DiscoveryV1Api,
   type KubeConfig,
-  type KubernetesListObject,
-  type KubernetesObject,
   type V1EndpointSlice,
   type V1Node,
   type V1Pod,
   type V1Service,
 } from "@kubernetes/client-node";
-import {
-  GROUP,
-  MANAGED_SERVICE_SELECTOR,
-  PLURAL,
-  type ServiceWithHealthchecksSpec,
-  VERSION,
-} from "@swh/crd-types";
+import { MANAGED_SERVICE_SELECTOR } from "@swh/crd-types";
 import { type Informer, type KubeMetrics, type Logger, startInformer } from "@swh/kube";
 import { sliceLabelSelector } from "@swh/slice-writer";
-
-/** A ServiceWithHealthchecks as the informer holds it (client-node metadata, our spec). */
-export type SwhObject = KubernetesObject & { spec?: ServiceWithHealthchecksSpec };
 
 /** Every informer the agent reads from. */
 export interface AgentInformers {
   pods: Informer<V1Pod>;
-  swhs: Informer<SwhObject>;
   slices: Informer<V1EndpointSlice>;
   nodes: Informer<V1Node>;
   services: Informer<V1Service>;
@@ -50,7 +38,6 @@ export function startAgentInformers(opts: {
   const { kubeConfig, nodeName, logger, metrics, signal } = opts;
   const core = kubeConfig.makeApiClient(CoreV1Api);
   const discovery = kubeConfig.makeApiClient(DiscoveryV1Api);
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
   const common = {
     kubeConfig,
     logger,
@@ -69,18 +56,6 @@ export function startAgentInformers(opts: {
       path: "/api/v1/pods",
       fieldSelector: podSelector,
       list: (page) => core.listPodForAllNamespaces({ fieldSelector: podSelector, ...page }),
-    }),
-    swhs: startInformer<SwhObject>({
-      ...common,
-      name: "servicewithhealthchecks",
-      path: `/apis/${GROUP}/${VERSION}/${PLURAL}`,
-      list: async (page) =>
-        (await custom.listClusterCustomObject({
-          group: GROUP,
-          version: VERSION,
-          plural: PLURAL,
-          ...page,
-        })) as KubernetesListObject<SwhObject>,
     }),
     slices: startInformer<V1EndpointSlice>({
       ...common,

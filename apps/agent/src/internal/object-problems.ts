@@ -4,6 +4,7 @@
  * EventRecorder's per-object rate limit on top. Two kinds of problem (ADR 0015):
  * - an object the agent cannot process at all (a stored SWH whose shape no longer fits the schema, a Pod it
  *   cannot read): it is skipped and everything else goes on; the Event names the first field the schema rejects;
+ * - a Service whose published SWH spec is invalid (ADR 0032): its slices stay as they are;
  * - a probe that cannot run on this node's pods (its named targetPort is no container port, its mode is unknown):
  *   it fails closed on every port of those pods; the Event names the probe's field.
  * Messages name fields, never values (no secrets).
@@ -18,6 +19,7 @@ import {
   KIND,
 } from "@swh/crd-types";
 import type { EventRecorder, EventSubject, Logger } from "@swh/kube";
+import type { UnusableSpec } from "@swh/slice-writer";
 
 /** Issue kinds meaning "this probe cannot run": reported as `ProbeCannotRun`. */
 const CANNOT_RUN: ReadonlySet<string> = new Set([
@@ -53,6 +55,26 @@ export class ObjectProblems {
     const problem = describeUnprocessableSpec(spec, error);
     const message = `${problem}; the agent on node ${this.#nodeName} skips this object until it changes and leaves its slices on the node as they are`;
     this.#report(swhSubject(ref), EVENT_REASONS.invalidSpec, problem, message, error);
+  }
+
+  /**
+   * Reports a Service whose published SWH spec (ADR 0032) cannot be used; its slices on this node stay as they
+   * are. An invalid spec (someone edited the annotation; the controller puts it back) is the user's to see: a
+   * Warning Event naming the field. A missing one is normal while an older controller's Services wait for the new
+   * controller (an upgrade): logged once, no Event — it is no problem of the user's.
+   */
+  unusablePublishedSpec(ref: ObjectRef, unusable: UnusableSpec): void {
+    if (unusable.state === "invalid") {
+      const message = `the spec published on Service ${ref.name} is invalid (${unusable.problem}); the agent on node ${this.#nodeName} leaves its slices on the node as they are until the controller rewrites it`;
+      this.#report(swhSubject(ref), EVENT_REASONS.invalidSpec, unusable.problem, message);
+      return;
+    }
+    const key = `missing\u0000${ref.namespace}/${ref.name}`;
+    if (this.#reported.has(key)) return;
+    this.#remember(key);
+    this.#logger.info("Service publishes no SWH spec yet; its slices on this node are left as they are", {
+      service: `${ref.namespace}/${ref.name}`,
+    });
   }
 
   /** Reports that `pod` could not be read (`error` is what was thrown): it is left out until it changes. */
@@ -93,8 +115,7 @@ export class ObjectProblems {
   ): void {
     const key = `${subject.uid}\u0000${subject.namespace}/${subject.name}\u0000${reason}\u0000${problem}`;
     if (this.#reported.has(key)) return;
-    if (this.#reported.size >= MAX_REMEMBERED) this.#reported.clear();
-    this.#reported.add(key);
+    this.#remember(key);
     this.#logger.warn("object problem", {
       kind: subject.kind,
       object: `${subject.namespace}/${subject.name}`,
@@ -103,6 +124,11 @@ export class ObjectProblems {
       ...(error === undefined ? {} : { err: errorText(error) }),
     });
     this.#events.record(subject, "Warning", reason, message);
+  }
+
+  #remember(key: string): void {
+    if (this.#reported.size >= MAX_REMEMBERED) this.#reported.clear();
+    this.#reported.add(key);
   }
 }
 

@@ -15,15 +15,15 @@ import {
   type KubeConfig,
   type V1EndpointSlice,
 } from "@kubernetes/client-node";
+import { newServiceFor, planService } from "@swh/aggregation";
 import {
   crdManifest,
   GROUP,
   LABEL_MANAGED_BY,
-  LABEL_MANAGED_SERVICE,
   LABEL_NODE,
   MANAGED_BY,
-  ownerReferenceTo,
   PLURAL,
+  type ServiceWithHealthchecks,
   type ServiceWithHealthchecksSpec,
   VERSION,
 } from "@swh/crd-types";
@@ -132,26 +132,22 @@ export function clients(kc: KubeConfig) {
           spec,
         },
       });
-      // The Service the controller would create: same name, no selector, controlled by the SWH (ADR 0014),
-      // labelled for the agents' watch (ADR 0025).
-      await core.createNamespacedService({
+      // The Service the controller creates, by the controller's own planner: same name, no selector,
+      // controlled by the SWH (ADR 0014), labelled for the agents' watch (ADR 0025), carrying the spec (ADR 0032).
+      await core.createNamespacedService({ namespace, body: newServiceFor(swh as ServiceWithHealthchecks) });
+    },
+    /** Does the controller's Service sync for the SWH, with the controller's planner: after an SWH changed. */
+    async syncService(namespace: string, name: string) {
+      const swh = (await custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: PLURAL,
         namespace,
-        body: {
-          metadata: {
-            name,
-            labels: { [LABEL_MANAGED_SERVICE]: MANAGED_BY },
-            ownerReferences: [ownerReferenceTo(swh as { metadata?: { name?: string; uid?: string } })],
-          },
-          spec: {
-            ports: (spec.ports ?? []).map((p) => ({
-              ...(p.name ? { name: p.name } : {}),
-              port: p.port,
-              protocol: p.protocol ?? "TCP",
-            })),
-            ...(spec.clusterIP === "None" ? { clusterIP: "None" } : {}),
-          },
-        },
-      });
+        name,
+      })) as ServiceWithHealthchecks;
+      const plan = planService(swh, await core.readNamespacedService({ namespace, name }));
+      if (plan.action !== "update") throw new Error(`expected a Service update, got ${plan.action}`);
+      await core.replaceNamespacedService({ namespace, name, body: plan.service });
     },
     async slices(namespace: string, node?: string): Promise<V1EndpointSlice[]> {
       const selector = [`${LABEL_MANAGED_BY}=${MANAGED_BY}`, ...(node ? [`${LABEL_NODE}=${node}`] : [])].join(

@@ -1,10 +1,12 @@
 /** Small builders of SWHs and their Services for unit tests: each returns a deep-frozen object so a mutating core fails loudly. */
 import type { V1Service } from "@kubernetes/client-node";
 import {
+  ANNOTATION_SWH_SPEC,
   API_VERSION,
   KIND,
   LABEL_MANAGED_SERVICE,
   MANAGED_BY,
+  publishedSpecValue,
   type ServiceWithHealthchecks,
 } from "@swh/crd-types";
 export function deepFreeze<T>(value: T): T {
@@ -36,10 +38,14 @@ export function ownerRef(uid = SWH_UID, name = "web") {
   return { apiVersion: API_VERSION, kind: KIND, name, uid, controller: true };
 }
 
-/** A Service as the API server stores it for `aSwh()`: allocated cluster IP, server defaults filled in. */
+/**
+ * A Service as the API server stores it for `swh` (default `aSwh()`): allocated cluster IP, server defaults filled
+ * in, the SWH's spec published for the agents (ADR 0032).
+ */
 export function aStoredService(
   spec: V1Service["spec"] = {},
   metadata: V1Service["metadata"] = {},
+  swh: ServiceWithHealthchecks = aSwh(),
 ): V1Service {
   return deepFreeze({
     apiVersion: "v1",
@@ -53,6 +59,7 @@ export function aStoredService(
       annotations: {
         "network.deckhouse.io/swh-propagated-labels": "[]",
         "network.deckhouse.io/swh-propagated-annotations": "[]",
+        [ANNOTATION_SWH_SPEC]: publishedSpecValue(swh),
       },
       ...metadata,
     },

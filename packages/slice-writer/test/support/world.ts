@@ -2,21 +2,29 @@
 import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import {
   type AggregationIssue,
+  newServiceFor,
   type PodInfo,
   type ProbeState,
   planNodeTargets,
   type SwhInput,
   swhInputFromObject,
 } from "@swh/aggregation";
-import { ownerReferenceTo, type Publication } from "@swh/crd-types";
+import {
+  type Publication,
+  readPublishedSwh,
+  type ServiceSwh,
+  type ServiceWithHealthchecks,
+} from "@swh/crd-types";
 import {
   type EndpointCounts,
   type EndpointTransition,
   planSlices,
   readSlice,
   reconcileSwhSlices,
+  type SwhRef,
   type SwhSlicesObject,
   seedFromSlices,
+  type UnusableSpec,
   type WriteRequest,
 } from "../../src/index.js";
 import { NODE } from "../agent-builders.js";
@@ -33,19 +41,25 @@ export class World {
   writes = 0;
   transitions: EndpointTransition[] = [];
   counts = new Map<string, EndpointCounts | undefined>();
-  /** The Services; undefined = each SWH has its own selector-less Service that it controls (the usual case). */
+  /**
+   * The Services; undefined = each SWH has the Service its controller would create for it (the usual case):
+   * selector-less, controlled by the SWH, publishing its spec.
+   */
   services: V1Service[] | undefined;
   publications = new Map<string, Publication | undefined>();
   /** Aggregation issues reported, as `<swh> <kind> <path>`. */
   issues: string[] = [];
   /** SWHs reported as unprocessable, with what they threw. */
   unprocessable: { swh: SwhInput; error: unknown }[] = [];
+  /** Services whose published spec could not be used, as `<namespace>/<name> <state>`. */
+  unusable: string[] = [];
+  /** How Services are read: the agents' reader unless a test replaces it. */
+  swhOf: (service: V1Service) => ServiceSwh = readPublishedSwh;
   #version = 0;
 
   reconcile(key = "shop/web"): Promise<void> {
     return reconcileSwhSlices(key, {
       nodeName: NODE,
-      swh: (ns, name) => this.swhs.find((s) => s.metadata?.namespace === ns && s.metadata?.name === name),
       ownSlices: (ns, name) =>
         this.slices.filter(
           (s) => s.metadata?.namespace === ns && s.metadata?.labels?.["kubernetes.io/service-name"] === name,
@@ -54,6 +68,9 @@ export class World {
       states: () => this.states,
       zoneOf: () => "zone-1",
       service: (ns, name) => this.service(ns, name),
+      swhOf: (service) => this.swhOf(service),
+      unusableSpec: (ref: SwhRef, unusable: UnusableSpec) =>
+        this.unusable.push(`${ref.namespace}/${ref.name} ${unusable.state}`),
       publication: (ref, publication) => this.publications.set(`${ref.namespace}/${ref.name}`, publication),
       serviceLabels: () => ({}),
       write: async (request) => this.write(request),
@@ -69,8 +86,7 @@ export class World {
     if (this.services !== undefined)
       return this.services.find((s) => s.metadata?.namespace === ns && s.metadata?.name === name);
     const swh = this.swhs.find((s) => s.metadata?.namespace === ns && s.metadata?.name === name);
-    if (swh === undefined) return undefined;
-    return { metadata: { name, namespace: ns, ownerReferences: [ownerReferenceTo(swh)] }, spec: {} };
+    return swh === undefined ? undefined : managedService(swh);
   }
 
   write(request: WriteRequest): void {
@@ -109,6 +125,11 @@ export class World {
       NODE,
     );
   }
+}
+
+/** The Service the controller creates for `swh` (its own code: the same object, spec annotation included). */
+export function managedService(swh: SwhSlicesObject): V1Service {
+  return newServiceFor(swh as unknown as ServiceWithHealthchecks);
 }
 
 /** The probe states a restarted agent starts from, read from `world`'s slices only: the agent's own seeding. */

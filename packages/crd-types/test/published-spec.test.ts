@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import {
+  ANNOTATION_SWH_SPEC,
+  publishedSpecValue,
+  readPublishedSwh,
+  serviceWithHealthchecks,
+  tcpProbe,
+} from "../src/index.js";
+
+const swh = serviceWithHealthchecks(
+  { name: "web", namespace: "team-a" },
+  { ports: [{ name: "http", port: 80, targetPort: 8080 }], healthcheck: { probes: [tcpProbe(8080)] } },
+);
+swh.metadata.uid = "uid-1";
+swh.metadata.generation = 7;
+
+function serviceWith(annotation: string | undefined) {
+  return {
+    metadata: {
+      name: "web",
+      namespace: "team-a",
+      annotations: annotation === undefined ? {} : { [ANNOTATION_SWH_SPEC]: annotation },
+    },
+  };
+}
+
+describe("the SWH spec published on its Service", () => {
+  it("reads back what the controller wrote, named after the Service", () => {
+    expect(readPublishedSwh(serviceWith(publishedSpecValue(swh)))).toEqual({
+      state: "swh",
+      uid: "uid-1",
+      swh: {
+        apiVersion: "network.deckhouse.io/v1alpha1",
+        kind: "ServiceWithHealthchecks",
+        metadata: { name: "web", namespace: "team-a", uid: "uid-1", generation: 7 },
+        spec: swh.spec,
+      },
+    });
+  });
+
+  it("says nothing is known when the annotation is missing (a Service an older controller wrote)", () => {
+    expect(readPublishedSwh(serviceWith(undefined))).toEqual({ state: "missing" });
+  });
+
+  it.each([
+    ["not JSON", "{", "is not JSON"],
+    ["not an object", "[]", "must be a JSON object"],
+    ["without uid", JSON.stringify({ spec: swh.spec }), "uid must be a non-empty string"],
+  ])("refuses an annotation that is %s", (_what, value, problem) => {
+    const read = readPublishedSwh(serviceWith(value));
+    expect(read.state).toBe("invalid");
+    expect(read.state === "invalid" && read.problem).toContain(problem);
+  });
+
+  it("validates the spec as the API server would: an edited annotation cannot lift the CRD's bounds", () => {
+    const spec = structuredClone(swh.spec);
+    const probe = spec.healthcheck?.probes?.[0];
+    if (probe) probe.timeoutSeconds = 100_000;
+    const read = readPublishedSwh(serviceWith(JSON.stringify({ uid: "uid-1", spec })));
+    expect(read).toMatchObject({ state: "invalid", uid: "uid-1" });
+    expect(read.state === "invalid" && read.problem).toMatch(
+      /^spec\.healthcheck\.probes\[0\]\.timeoutSeconds/,
+    );
+  });
+});
