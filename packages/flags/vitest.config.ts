@@ -1,3 +1,0 @@
-import { defineSwhConfig } from "../../vitest.shared.ts";
-
-export default defineSwhConfig("unit");
