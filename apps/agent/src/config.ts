@@ -3,17 +3,14 @@
  * Flag names follow the controller-runtime conventions operators already know from other node agents.
  */
 
+import { type FlagSpecs, formatUsage, type ParseResult, parseFlags } from "@swh/crd-types/flags";
 import {
   type BindAddress,
   type CertificateFiles,
-  type FlagSpecs,
-  formatUsage,
   LOG_LEVELS,
   type LogLevel,
   METRICS_TLS_FLAGS,
-  type ParseResult,
   parseBindAddress,
-  parseFlags,
   parseMetricsTlsFlags,
 } from "@swh/kube";
 

@@ -3,16 +3,18 @@
  * returns data: a bad flag yields an error naming it instead of a half-configured process.
  */
 import {
-  type BindAddress,
-  type CertificateFiles,
   type FlagSpecs,
   formatUsage,
-  type LogLevel,
-  METRICS_TLS_FLAGS,
   type ParseResult,
-  parseBindAddress,
   parseDuration,
   parseFlags,
+} from "@swh/crd-types/flags";
+import {
+  type BindAddress,
+  type CertificateFiles,
+  type LogLevel,
+  METRICS_TLS_FLAGS,
+  parseBindAddress,
   parseLogLevel,
   parseMetricsTlsFlags,
 } from "@swh/kube";

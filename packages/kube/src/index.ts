@@ -16,17 +16,6 @@ export {
   kubeEventSink,
 } from "./event-recorder.js";
 export { exitUnlessConfig, type ProgramInfo } from "./exit-unless-config.js";
-export {
-  type FlagSpec,
-  type FlagSpecs,
-  formatUsage,
-  METRICS_TLS_FLAGS,
-  type ParsedFlags,
-  type ParseResult,
-  parseDuration,
-  parseFlags,
-  parseMetricsTlsFlags,
-} from "./flags.js";
 export { type HealthServerOptions, startHealthServer } from "./health-server.js";
 export { type HeartbeatOptions, renewHeartbeat, runHeartbeat } from "./heartbeat.js";
 export {
@@ -68,6 +57,7 @@ export {
   type MetricsAccessCacheOptions,
 } from "./metrics-access.js";
 export { type MetricsServerOptions, startMetricsServer } from "./metrics-server.js";
+export { METRICS_TLS_FLAGS, parseMetricsTlsFlags } from "./metrics-tls-flags.js";
 export { DEFAULT_POOL_MAX_AGE_MS, PooledKubeConfig } from "./pooled-kube-config.js";
 export { isRetryableApiError, type RetryOptions, withRetry } from "./retry.js";
 export {

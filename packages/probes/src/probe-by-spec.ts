@@ -7,7 +7,7 @@ import { type ProbeAddress, ProbeConfigError, type ProbeResult } from "./probe-r
 import { probeTcp } from "./probe-tcp.js";
 
 /**
- * Probes `target` (the pod IP and the already resolved port) as `spec` says, with `spec.timeoutSeconds`
+ * Probes `target` (an IP address and the already resolved port) as `spec` says, with `spec.timeoutSeconds`
  * (default 1) as the deadline. PostgreSQL needs `postgresCredentials`: finding them (a Secret, a file) is the
  * caller's business, and so is the failure it reports when it has none; without them this throws
  * `ProbeConfigError` like any other missing setting. A mode other than TCP, HTTP, PostgreSQL or GRPC is

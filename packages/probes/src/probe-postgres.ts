@@ -17,7 +17,10 @@ import {
   type ProbeResult,
 } from "./probe-result.js";
 
-/** Credentials as read from a `network.deckhouse.io/postgresql-credentials` Secret: `@swh/crd-types` owns the format. */
+/**
+ * What a PostgreSQL probe logs in with: user, password, TLS mode, PEM certificates. `@swh/crd-types` owns the shape
+ * (it is also the format of the agent's credentials Secret); how the caller finds them is its own business.
+ */
 export type { PostgresCredentials };
 
 /** PostgreSQL probe settings: database, query (default `select 1`) and the resolved credentials. */
@@ -71,7 +74,7 @@ export function postgresSslOption(credentials: PostgresCredentials): SslOption {
         ...client,
       };
     case "VerifyAll":
-      // Chain and name: pg checks the certificate against the address it connects to (the pod IP).
+      // Chain and name: pg checks the certificate against the address it connects to (the target IP).
       return {
         rejectUnauthorized: true,
         ...(credentials.caCert ? { ca: credentials.caCert } : {}),

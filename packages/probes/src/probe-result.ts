@@ -55,7 +55,7 @@ export interface ProbeOptions {
   clock?: MonotonicClock;
 }
 
-/** The address a probe connects to: an IP literal (never a name: connections go only to pod addresses). */
+/** The address a probe connects to: an IP literal, never a name (connections go only to the address given). */
 export interface ProbeAddress {
   host: string;
   port: number;

@@ -1,9 +1,9 @@
 /**
- * Command-line flags of both apps and of `swh-probe`, one parser on `node:util` `parseArgs`: `--name=value` or
- * `--name value` (the controller-runtime style operators know), booleans alone or with `true`/`false`, `--help`
- * (or `-h`) and `--version` anywhere. Pure: argv in, the raw values by flag name (or an error naming the argument)
- * out; each program keeps its own flags, defaults and checks of the values, and prints `formatUsage` for `--help`.
- * Kept free of imports so that `@swh/kube/flags` loads without the API client.
+ * Command-line flags of both apps and of `swh-probe`, one parser on `node:util` `parseArgs`:
+ * `--name=value` or `--name value` (the controller-runtime style operators know), booleans alone or with
+ * `true`/`false`, `--help` (or `-h`) and `--version` anywhere. Pure: argv in, the raw values by flag name (or an
+ * error naming the argument) out; each program keeps its own flags, defaults and checks of the values, and prints
+ * `formatUsage` for `--help`.
  */
 import { parseArgs } from "node:util";
 
@@ -124,51 +124,9 @@ function isOneOf<Name extends string>(name: string, flags: FlagSpecs<Name>): nam
   return Object.hasOwn(flags, name);
 }
 
-/** The flags both apps take for the metrics server's certificate (PEM files, e.g. from a mounted TLS Secret). */
-export const METRICS_TLS_FLAGS = {
-  "metrics-tls-cert-file": {
-    value: "PATH",
-    default: "a self-signed certificate",
-    help: "PEM certificate of /metrics, reloaded when it changes",
-  },
-  "metrics-tls-private-key-file": {
-    value: "PATH",
-    default: "none; required with --metrics-tls-cert-file",
-    help: "PEM private key of that certificate",
-  },
-} as const satisfies FlagSpecs;
-
-/**
- * Reads `--metrics-tls-cert-file` and `--metrics-tls-private-key-file` from parsed flag values: both (files) or
- * neither (undefined: a self-signed certificate); one without the other is an error naming the missing flag.
- */
-export function parseMetricsTlsFlags(
-  values: ReadonlyMap<string, string>,
-): { ok: true; files: { certFile: string; keyFile: string } | undefined } | { ok: false; error: string } {
-  const certFile = values.get("metrics-tls-cert-file") || undefined;
-  const keyFile = values.get("metrics-tls-private-key-file") || undefined;
-  if (certFile === undefined && keyFile === undefined) return { ok: true, files: undefined };
-  if (certFile === undefined)
-    return { ok: false, error: "--metrics-tls-cert-file is required with --metrics-tls-private-key-file" };
-  if (keyFile === undefined)
-    return { ok: false, error: "--metrics-tls-private-key-file is required with --metrics-tls-cert-file" };
-  return { ok: true, files: { certFile, keyFile } };
-}
-
 /** What a program's configuration parser returns: its config, `--help`, `--version`, or an error naming the flag. */
 export type ParseResult<Config> =
   | { ok: true; config: Config }
   | { ok: true; help: true }
   | { ok: true; version: true }
   | { ok: false; error: string };
-
-/**
- * A Go-style duration with one unit — `500ms`, `90s`, `5m`, `1.5h` — in milliseconds; undefined when `value` is
- * not one. The one duration syntax of every flag of the apps and of `swh-probe`.
- */
-export function parseDuration(value: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value.trim());
-  if (match === null) return undefined;
-  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[match[2] as "ms" | "s" | "m" | "h"];
-  return Math.round(Number(match[1]) * unit);
-}
