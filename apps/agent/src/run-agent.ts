@@ -319,24 +319,33 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     },
   });
   scheduler = probing;
-  const syncPlan = (plan: TargetPlan, seeds?: ReadonlyMap<string, ProbeState>) => {
+  // The SWHs the targets were last planned for. An SWH planned for the first time while this node has slices of it
+  // starts from those slices (SPEC §3.6: passing where an endpoint serves, reasons from the annotation): at start,
+  // and when its spec becomes readable later — an upgrade, while the Services still lacked the spec an older
+  // controller never published (ADR 0032). Its endpoints must not flap. A new SWH has no slices: nothing to seed.
+  let plannedSwhs = new Set<string>();
+  const syncPlan = (plan: TargetPlan): number => {
+    const swhs = swhInputs();
+    const fresh = swhs.filter(
+      (s) => !plannedSwhs.has(swhKeyOf(s)) && ownSlices(s.namespace, s.name).length > 0,
+    );
+    plannedSwhs = new Set(swhs.map(swhKeyOf));
+    const { seeds, passing } = seedFromSlices({
+      nodeName,
+      swhs: fresh,
+      pods: pods(),
+      targets: plan,
+      slices: fresh.flatMap((s) => ownSlices(s.namespace, s.name)),
+      onError: (swh, error) => problems.unprocessableSwh(swh, swh.spec, error),
+    });
     users = plan.users;
     syncTargets(probing, plan.targets, Date.now(), seeds);
     metrics.probeTargets.set(probing.ids().length);
+    return passing;
   };
-  const initial = planTargets();
-  const slices = informers.slices.list() as V1EndpointSlice[];
-  const { seeds, passing } = seedFromSlices({
-    nodeName,
-    swhs: swhInputs(),
-    pods: pods(),
-    targets: initial,
-    slices,
-    onError: (swh, error) => problems.unprocessableSwh(swh, swh.spec, error),
-  });
-  // Start from what is published (SPEC §3.6): passing where an endpoint serves, reasons from the annotation.
-  syncPlan(initial, seeds);
-  log.info("agent started", { targets: probing.ids().length, seededPassing: passing, slices: slices.length });
+  const passing = syncPlan(planTargets());
+  const slices = informers.slices.list().length;
+  log.info("agent started", { targets: probing.ids().length, seededPassing: passing, slices });
 
   const zoneOf = (node: string) => informers.nodes.get(node)?.metadata?.labels?.[LABEL_TOPOLOGY_ZONE];
   const publications = new PublicationLog(log, metrics.endpointsWithheld);

@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { type KubeConfig, type V1EndpointSlice, Watch } from "@kubernetes/client-node";
-import type { ProbeSpec } from "@swh/crd-types";
+import { ANNOTATION_SWH_SPEC, type ProbeSpec } from "@swh/crd-types";
 import { createNode, createPod, type TestCluster, testCluster, waitFor } from "@swh/testenv";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -151,6 +151,53 @@ describe("restarts", () => {
     expect(after.map((s) => [s.metadata?.name, s.metadata?.resourceVersion]).sort()).toEqual(
       before.map((s) => [s.metadata?.name, s.metadata?.resourceVersion]).sort(),
     );
+  });
+
+  it("an upgrade: Services without a published spec keep their slices, and when the spec comes nothing flaps", async () => {
+    const namespace = await cluster.createNamespace("upgrade");
+    const node = `n-${namespace}`;
+    await createNode(cluster.kubeConfig, { name: node });
+    const ip = "10.244.92.5";
+    const backend = await startBackend(ip, 8080);
+    cleanups.push(() => backend.close());
+    await createPod(cluster.kubeConfig, { name: "a", namespace, node, ips: [ip], labels: { app: "x" } });
+    await admin.createSwh(namespace, "web", {
+      selector: { app: "x" },
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+      healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [http("/healthz")] },
+    });
+    const first = await startAgent(agentKc.kubeConfig, node);
+    await waitFor("a ready", async () => published(await admin.slices(namespace), "web", 8080, ip)?.ready);
+    await first.stop();
+
+    // The Service as an older controller wrote it: no spec for the agents (ADR 0032).
+    await admin.core.patchNamespacedService({
+      namespace,
+      name: "web",
+      body: [{ op: "remove", path: `/metadata/annotations/${ANNOTATION_SWH_SPEC.replace("/", "~1")}` }],
+    });
+    const watch = await watchSlices(namespace);
+    cleanups.push(async () => watch.stop());
+    const second = await startAgent(agentKc.kubeConfig, node);
+    cleanups.push(() => second.stop());
+    await waitFor(
+      "the new agent's queue to drain",
+      async () => (await metricValue(second.registry, "swh_workqueue_depth")) === 0,
+    );
+    expect(await metricValue(second.registry, "swh_probe_targets")).toBe(0);
+
+    // The new controller's first reconcile publishes the spec: the agent starts probing from the published state.
+    await admin.syncService(namespace, "web");
+    await waitFor(
+      "the agent to probe a three times",
+      async () => (await metricValue(second.registry, "swh_probe_results_total")) >= 3,
+    );
+    await waitFor(
+      "the agent's queue to drain",
+      async () => (await metricValue(second.registry, "swh_workqueue_depth")) === 0,
+    );
+    expect(await metricValue(second.registry, "swh_slice_writes_total")).toBe(0);
+    expect(watch.seen).toEqual([]);
   });
 
   it("recovers from an API server restart and converges on what changed meanwhile", async () => {
