@@ -12,7 +12,6 @@ import {
 } from "@kubernetes/client-node";
 import {
   type PodInfo,
-  type ProbeState,
   type ProbeTarget,
   planNodeTargets,
   podInfoFromPod,
