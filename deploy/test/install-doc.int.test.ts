@@ -84,6 +84,7 @@ describe("docs/install.md on a real API server", () => {
     shell.run("first-swh", MANIFESTS_ENV);
     writeBalancer();
 
+    removePodsWithoutKubelet();
     shell.run("manifests-delete-keep-crd", MANIFESTS_ENV);
     expect(installed()).toEqual([`customresourcedefinition.apiextensions.k8s.io/${CRD}`]);
     expect(lines(shell.sh(`kubectl -n default get ${BALANCER.join(" ")} -o name`).stdout)).toEqual(
@@ -95,6 +96,7 @@ describe("docs/install.md on a real API server", () => {
     // Deleting the CRD must remove the balancer's Service and slice: make sure the collector watches SWHs by now
     // (checked this late, the collector's periodic discovery has more often happened already).
     await garbageCollectorFollowsSwhOwners(shell, "default");
+    removePodsWithoutKubelet();
     shell.run("manifests-delete", MANIFESTS_ENV);
     expect(installed()).toEqual([]);
     const swh = shell.sh(
@@ -111,6 +113,18 @@ describe("docs/install.md on a real API server", () => {
 });
 
 const MANIFESTS_ENV = { REGISTRY, RELEASE: "swh", NAMESPACE: "swh-system" };
+
+/**
+ * The test cluster has no kubelets. Pods other test files left in the install namespace (`startNodeAgent`'s agent
+ * pods, made for their bound tokens) would stay Terminating after the uninstall's graceful delete and hold the
+ * namespace's deletion — and `kubectl delete` waiting for it — forever. On a real cluster the kubelets stop them.
+ */
+function removePodsWithoutKubelet(): void {
+  const removed = shell.sh(
+    `kubectl -n ${MANIFESTS_ENV.NAMESPACE} delete pods --all --grace-period=0 --force --ignore-not-found`,
+  );
+  expect(removed.status, removed.stderr).toBe(0);
+}
 const WORKLOADS = ["deployment.apps/swh-controller", "daemonset.apps/swh-agent"];
 /** The first SWH's balancer: the SWH, the Service the controller creates, a slice as an agent writes it. */
 const BALANCER = [

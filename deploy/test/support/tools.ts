@@ -30,7 +30,14 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs `command` to completion (no shell) and returns its exit status and output. */
+/** How long one command may run (the slowest, `release.sh --push`, takes about 1–2 minutes here). */
+const RUN_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Runs `command` to completion (no shell) and returns its exit status and output. A command still running after
+ * `RUN_TIMEOUT_MS` is killed and throws: the caller blocks the test runner meanwhile (spawnSync), so a hung command
+ * must fail the test rather than hold up the whole run.
+ */
 export function run(
   command: string,
   args: readonly string[],
@@ -44,6 +51,7 @@ export function run(
     // No stdin: Node's default stdin is a socket pair, and bash run with a socket on stdin at SHLVL < 2 (as in CI)
     // takes itself for an ssh session and sources /etc/bash.bashrc, which fails under `set -u`.
     stdio: ["ignore", "pipe", "pipe"],
+    timeout: RUN_TIMEOUT_MS,
   });
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
