@@ -17,6 +17,7 @@ import {
   podInfoFromPod,
   swhInputFromObject,
   swhKeyOf,
+  type TargetPlan,
   type TargetUser,
 } from "@swh/aggregation";
 import { LABEL_SERVICE_NAME, LABEL_SERVICE_PROXY_NAME, LABEL_TOPOLOGY_ZONE } from "@swh/crd-types";
@@ -218,6 +219,11 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
         return [];
       }
     });
+  const planTargets = (): TargetPlan => {
+    const plan = planNodeTargets(swhInputs(), pods(), nodeName);
+    for (const { swh, error } of plan.rejected) problems.unprocessableSwh(swh, swh.spec, error);
+    return plan;
+  };
   const ownSlices = (namespace: string, name: string): V1EndpointSlice[] => {
     const matches = (slice: V1EndpointSlice) =>
       slice.metadata?.namespace === namespace && isOwnedSlice(slice, { nodeName, swhName: name });
@@ -317,34 +323,26 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   // and when its spec becomes readable later — an upgrade, while the Services still lacked the spec an older
   // controller never published (ADR 0032). Its endpoints must not flap. A new SWH has no slices: nothing to seed.
   let plannedSwhs = new Set<string>();
-  const syncPlan = (): number => {
+  const syncPlan = (plan: TargetPlan): number => {
     const swhs = swhInputs();
-    const nodePods = pods();
-    const plan = planNodeTargets(swhs, nodePods, nodeName);
-    for (const { swh, error } of plan.rejected) problems.unprocessableSwh(swh, swh.spec, error);
-    const fresh = swhs.flatMap((swh) => {
-      if (plannedSwhs.has(swhKeyOf(swh))) return [];
-      const slices = ownSlices(swh.namespace, swh.name);
-      return slices.length > 0 ? [{ swh, slices }] : [];
-    });
+    const fresh = swhs.filter(
+      (s) => !plannedSwhs.has(swhKeyOf(s)) && ownSlices(s.namespace, s.name).length > 0,
+    );
     plannedSwhs = new Set(swhs.map(swhKeyOf));
-    const { seeds, passing } =
-      fresh.length === 0
-        ? { seeds: undefined, passing: 0 }
-        : seedFromSlices({
-            nodeName,
-            swhs: fresh.map((f) => f.swh),
-            pods: nodePods,
-            targets: plan,
-            slices: fresh.flatMap((f) => f.slices),
-            onError: (swh, error) => problems.unprocessableSwh(swh, swh.spec, error),
-          });
+    const { seeds, passing } = seedFromSlices({
+      nodeName,
+      swhs: fresh,
+      pods: pods(),
+      targets: plan,
+      slices: fresh.flatMap((s) => ownSlices(s.namespace, s.name)),
+      onError: (swh, error) => problems.unprocessableSwh(swh, swh.spec, error),
+    });
     users = plan.users;
     syncTargets(probing, plan.targets, Date.now(), seeds);
     metrics.probeTargets.set(probing.ids().length);
     return passing;
   };
-  const passing = syncPlan();
+  const passing = syncPlan(planTargets());
   const slices = informers.slices.list().length;
   log.info("agent started", { targets: probing.ids().length, seededPassing: passing, slices });
 
@@ -352,7 +350,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   const publications = new PublicationLog(log, metrics.endpointsWithheld);
   const work = async (key: string, { logger }: WorkContext): Promise<void> => {
     if (key === TARGETS) {
-      syncPlan();
+      syncPlan(planTargets());
       return;
     }
     await reconcileSwhSlices(key, {
