@@ -16,11 +16,10 @@ import {
   planNodeTargets,
   podInfoFromPod,
   swhInputFromObject,
-  swhKeyOf,
   type TargetPlan,
   type TargetUser,
 } from "@swh/aggregation";
-import { LABEL_SERVICE_NAME, LABEL_SERVICE_PROXY_NAME, LABEL_TOPOLOGY_ZONE } from "@swh/crd-types";
+import { LABEL_SERVICE_NAME, LABEL_SERVICE_PROXY_NAME, LABEL_TOPOLOGY_ZONE, objectKey } from "@swh/crd-types";
 import {
   type CertificateFiles,
   cachedMetricsAccess,
@@ -236,7 +235,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   const enqueueNamespace = (namespace: string | undefined) => {
     for (const svc of published.services()) {
       if (namespace === undefined || svc.metadata?.namespace === namespace) {
-        queue.add(swhKeyOf({ namespace: svc.metadata?.namespace ?? "", name: svc.metadata?.name ?? "" }));
+        queue.add(objectKey(svc.metadata ?? {}));
       }
     }
   };
@@ -253,7 +252,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     informers.services.on(event, (svc) => {
       published.observe(event, svc);
       queue.add(TARGETS);
-      queue.add(swhKeyOf({ namespace: svc.metadata?.namespace ?? "", name: svc.metadata?.name ?? "" }));
+      queue.add(objectKey(svc.metadata ?? {}));
     });
     informers.nodes.on(event, (node, old) => {
       // Only the zone label of the node reaches the slices.
@@ -266,7 +265,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
       const name = slice.metadata?.labels?.[LABEL_SERVICE_NAME];
       if (!name) return;
       // Paced like probe changes: an echo that overtook its write's response must not bypass the pacing.
-      const key = swhKeyOf({ namespace: slice.metadata?.namespace ?? "", name });
+      const key = objectKey({ namespace: slice.metadata?.namespace, name });
       queue.addAfter(key, pacer.delayMs(key, Date.now()));
     });
   }
@@ -295,7 +294,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   let users: ReadonlyMap<string, readonly TargetUser[]> = new Map();
   const results = new ProbeResults((id) => {
     for (const user of users.get(id) ?? []) {
-      const key = swhKeyOf(user);
+      const key = objectKey(user);
       queue.addAfter(key, Math.max(coalesceMs, pacer.delayMs(key, Date.now())));
     }
   });
@@ -326,9 +325,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   const syncPlan = (plan: TargetPlan): number => {
     const swhs = swhInputs();
     const fresh = swhs.filter(
-      (s) => !plannedSwhs.has(swhKeyOf(s)) && ownSlices(s.namespace, s.name).length > 0,
+      (s) => !plannedSwhs.has(objectKey(s)) && ownSlices(s.namespace, s.name).length > 0,
     );
-    plannedSwhs = new Set(swhs.map(swhKeyOf));
+    plannedSwhs = new Set(swhs.map(objectKey));
     const { seeds, passing } = seedFromSlices({
       nodeName,
       swhs: fresh,
@@ -375,7 +374,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
         const result = await writeCountedSlices(request, { api: sliceApi, nodeName, metrics, logger });
         if (!result) return;
         written.recordWrites(request.swh.namespace, result.written, result.deleted);
-        pacer.recordWrite(swhKeyOf(request.swh), Date.now());
+        pacer.recordWrite(objectKey(request.swh), Date.now());
       },
       transitions: (swh, transitions) =>
         recordEndpointTransitions(swh, transitions, { events, metrics, logger }),

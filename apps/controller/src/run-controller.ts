@@ -20,6 +20,7 @@ import {
   GROUP,
   LABEL_MANAGED_BY,
   MANAGED_BY,
+  objectKey,
   PLURAL,
   type ServiceWithHealthchecks,
   VERSION,
@@ -35,7 +36,7 @@ import {
   WorkQueue,
   type WorkResult,
 } from "@swh/kube";
-import { agentLeaseNode, SliceIndex, swhKeyOfView } from "@swh/slice-writer";
+import { agentLeaseNode, SliceIndex } from "@swh/slice-writer";
 import type { Registry } from "prom-client";
 import { type ControllerApi, createControllerApi } from "./internal/controller-api.js";
 import { type ControllerMetrics, createControllerMetrics } from "./internal/controller-metrics.js";
@@ -168,13 +169,12 @@ export function runController(opts: ControllerOptions): RunningController {
   const staleNodes = new Set<string>();
   const notReadyNodes = new Set<string>();
   const writtenStatus: SwhReconcileDeps["writtenStatus"] = new Map();
-  const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) =>
-    `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
 
   for (const event of ["add", "update", "delete"] as const) {
-    swhs.on(event, (swh) => swhQueue.add(keyOf(swh)));
+    swhs.on(event, (swh) => swhQueue.add(objectKey(swh.metadata ?? {})));
     services.on(event, (svc) => {
-      if (swhs.get(svc.metadata?.name ?? "", svc.metadata?.namespace) !== undefined) swhQueue.add(keyOf(svc));
+      if (swhs.get(svc.metadata?.name ?? "", svc.metadata?.namespace) !== undefined)
+        swhQueue.add(objectKey(svc.metadata ?? {}));
     });
     nodes.on(event, (node) => nodeQueue.add(node.metadata?.name ?? ""));
     leases.on(event, (lease) => {
@@ -188,7 +188,7 @@ export function runController(opts: ControllerOptions): RunningController {
       const after = event === "delete" ? undefined : index.upsert(slice);
       for (const entry of [before, after]) {
         if (entry === undefined) continue;
-        swhQueue.add(swhKeyOfView(entry.view));
+        swhQueue.add(entry.swhKey);
         nodeQueue.add(entry.view.nodeName);
       }
     });
@@ -215,7 +215,7 @@ export function runController(opts: ControllerOptions): RunningController {
       const leadingSince = now();
       opts.kubeMetrics.leader.set(1);
       // A new leader starts from the whole world: every SWH and every node with slices or a Node object.
-      for (const swh of swhs.list()) swhQueue.add(keyOf(swh));
+      for (const swh of swhs.list()) swhQueue.add(objectKey(swh.metadata ?? {}));
       for (const node of new Set([...nodes.list().map((n) => n.metadata?.name ?? ""), ...index.nodes()]))
         nodeQueue.add(node);
       const work = <K extends string>(

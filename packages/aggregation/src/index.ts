@@ -26,7 +26,7 @@ export {
 } from "./resolve-port.js";
 export { sameJson } from "./same-json.js";
 export { candidatePods, isCandidate, podKey, selectPods } from "./select-pods.js";
-export { type SwhObject, swhInputFromObject, swhKeyOf } from "./swh-input.js";
+export { type SwhObject, swhInputFromObject } from "./swh-input.js";
 export {
   type AddressFamily,
   AGGREGATION_ISSUE_KINDS,

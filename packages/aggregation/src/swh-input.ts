@@ -27,8 +27,3 @@ function readSwhInput(obj: Readonly<SwhObject>): SwhInput | undefined {
   if (uid) input.uid = uid;
   return input;
 }
-
-/** `namespace/name` of an SWH: the agent's work-queue key. */
-export function swhKeyOf(obj: { namespace: string; name: string }): string {
-  return `${obj.namespace}/${obj.name}`;
-}

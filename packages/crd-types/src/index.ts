@@ -4,6 +4,7 @@ export * from "./check-probe-ports.js";
 export * from "./conditions.js";
 export * from "./constants.js";
 export * from "./crd-manifest.js";
+export * from "./object-key.js";
 export * from "./ownership.js";
 export * from "./postgres-credentials.js";
 export * from "./probe-timeout.js";

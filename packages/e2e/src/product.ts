@@ -61,16 +61,17 @@ export interface ProductOptions {
 
 /** Controllers and agents running as processes against one control plane. */
 export class Product {
+  readonly cluster: TestCluster;
+  readonly options: ProductOptions;
   readonly logDir: string;
   readonly controllers = new Map<string, AppProcess>();
   readonly agents = new Map<string, AppProcess>();
   #kubeconfigs = new Map<string, Promise<{ kubeconfigPath: string; token: string }>>();
   #counter = 0;
 
-  constructor(
-    readonly cluster: TestCluster,
-    readonly options: ProductOptions = {},
-  ) {
+  constructor(cluster: TestCluster, options: ProductOptions = {}) {
+    this.cluster = cluster;
+    this.options = options;
     this.logDir = options.logDir ?? mkdtempSync(join(tmpdir(), "swh-e2e-logs-"));
   }
 

@@ -17,6 +17,7 @@
  */
 import type { KubeConfig, KubernetesListObject, KubernetesObject } from "@kubernetes/client-node";
 import { Watch } from "@kubernetes/client-node";
+import { objectKey } from "@swh/crd-types";
 import { type BackoffPolicy, backoffDelay } from "./backoff.js";
 import { sleepUnlessAborted } from "./clock.js";
 import { httpStatusOf } from "./internal/api-errors.js";
@@ -125,7 +126,7 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
       try {
         fn(obj, old);
       } catch (err) {
-        log.error("informer handler threw", { event, object: keyOf(obj), err });
+        log.error("informer handler threw", { event, object: objectKey(obj.metadata ?? {}), err });
       }
     }
   };
@@ -135,7 +136,7 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
     const seen = new Set<string>();
     for (const item of items) {
       const obj = deepFreeze(item);
-      const key = keyOf(obj);
+      const key = objectKey(obj.metadata ?? {});
       seen.add(key);
       const old = cache.get(key);
       cache.set(key, obj);
@@ -168,7 +169,7 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
   };
 
   const applyEvent = (type: string, obj: Readonly<T>) => {
-    const key = keyOf(obj);
+    const key = objectKey(obj.metadata ?? {});
     const old = cache.get(key);
     if (type === "DELETED") {
       cache.delete(key);
@@ -302,7 +303,7 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
 
   return {
     list: () => [...cache.values()],
-    get: (name, namespace) => cache.get(namespace ? `${namespace}/${name}` : name),
+    get: (name, namespace) => cache.get(objectKey({ namespace, name })),
     on: (event, fn) => {
       handlers[event].push(fn);
     },
@@ -310,12 +311,6 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
     synced: () => syncedPromise,
     stop: () => stopper.abort(),
   };
-}
-
-function keyOf(obj: Readonly<KubernetesObject>): string {
-  const ns = obj.metadata?.namespace;
-  const name = obj.metadata?.name ?? "";
-  return ns ? `${ns}/${name}` : name;
 }
 
 function isTimeout(err: unknown): boolean {

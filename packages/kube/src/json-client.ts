@@ -38,13 +38,12 @@ export interface KubeJsonClient {
  */
 export class KubeApiError extends Error {
   override readonly name = "KubeApiError";
-  constructor(
-    readonly code: number,
-    readonly body: unknown,
-    method: JsonMethod,
-    path: string,
-  ) {
+  readonly code: number;
+  readonly body: unknown;
+  constructor(code: number, body: unknown, method: JsonMethod, path: string) {
     super(`${method} ${path}: HTTP ${code}: ${messageOf(body)}`);
+    this.code = code;
+    this.body = body;
   }
 }
 

@@ -64,10 +64,9 @@ export interface ProbeAddress {
 /** Thrown when a probe's configuration is invalid, before anything is tried; the message names the field. */
 export class ProbeConfigError extends Error {
   override readonly name = "ProbeConfigError";
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
+  readonly field: string;
+  constructor(field: string, message: string) {
     super(`${field}: ${message}`);
+    this.field = field;
   }
 }

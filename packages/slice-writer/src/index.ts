@@ -60,7 +60,7 @@ export {
   seedFromSlices,
   seedPrecedingProbes,
 } from "./seed-probe-states.js";
-export { type IndexedSlice, SliceIndex, swhKeyOfView } from "./slice-index.js";
+export { type IndexedSlice, SliceIndex } from "./slice-index.js";
 export {
   isOwnedSlice,
   MANAGED_LABEL_KEYS,

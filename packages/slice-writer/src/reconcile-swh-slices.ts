@@ -21,6 +21,7 @@ import {
   KIND,
   type Publication,
   type ServiceSwh,
+  splitObjectKey,
 } from "@swh/crd-types";
 import { TerminalError } from "@swh/kube";
 import { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
@@ -98,7 +99,7 @@ export interface SwhSlicesDeps {
  * succeed; ADR 0022).
  */
 export async function reconcileSwhSlices(key: string, deps: SwhSlicesDeps): Promise<void> {
-  const [namespace = "", name = ""] = key.split("/", 2);
+  const { namespace, name } = splitObjectKey(key);
   const ref = { namespace, name };
   const service = await deps.service(namespace, name);
   const read = service === undefined ? undefined : deps.swhOf(service);

@@ -5,12 +5,15 @@
  * instead of scanning every slice of the cluster, and status reads the parsed view instead of parsing again.
  */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
+import { objectKey } from "@swh/crd-types";
 import { readSlice, type SliceView } from "./read-slice.js";
 
 /** A slice as the informer delivered it and as the contract's reader reads it. */
 export interface IndexedSlice {
   readonly slice: Readonly<V1EndpointSlice>;
   readonly view: SliceView;
+  /** `namespace/name` of the SWH the slice belongs to (`objectKey`). */
+  readonly swhKey: string;
 }
 
 /** Slices indexed by SWH key and by node name; fed by informer notifications. */
@@ -28,9 +31,13 @@ export class SliceIndex {
     const view = readSlice(slice);
     if (view === undefined) return undefined;
     const key = sliceKey(slice);
-    const entry: IndexedSlice = { slice, view };
+    const entry: IndexedSlice = {
+      slice,
+      view,
+      swhKey: objectKey({ namespace: view.namespace, name: view.swhName }),
+    };
     this.#byKey.set(key, entry);
-    add(this.#bySwh, swhKeyOfView(view), key);
+    add(this.#bySwh, entry.swhKey, key);
     add(this.#byNode, view.nodeName, key);
     return entry;
   }
@@ -41,7 +48,7 @@ export class SliceIndex {
     const stored = this.#byKey.get(key);
     if (stored === undefined) return undefined;
     this.#byKey.delete(key);
-    drop(this.#bySwh, swhKeyOfView(stored.view), key);
+    drop(this.#bySwh, stored.swhKey, key);
     drop(this.#byNode, stored.view.nodeName, key);
     return stored;
   }
@@ -71,13 +78,8 @@ export class SliceIndex {
   }
 }
 
-/** `namespace/name` of the SWH a slice belongs to. */
-export function swhKeyOfView(view: Pick<SliceView, "namespace" | "swhName">): string {
-  return `${view.namespace}/${view.swhName}`;
-}
-
 function sliceKey(slice: Readonly<V1EndpointSlice>): string {
-  return `${slice.metadata?.namespace ?? ""}/${slice.metadata?.name ?? ""}`;
+  return objectKey(slice.metadata ?? {});
 }
 
 function add(index: Map<string, Set<string>>, key: string, value: string): void {

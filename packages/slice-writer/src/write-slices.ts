@@ -11,12 +11,11 @@ import type { WriteRequest } from "./reconcile-swh-slices.js";
 /** Error thrown when the API server did not take a plan; the result says what was written before. */
 export class SliceWriteError extends Error {
   override readonly name = "SliceWriteError";
-  constructor(
-    message: string,
-    /** What the apply did, for metrics: every write is counted, the failed one too. */
-    readonly result: ApplyResult,
-  ) {
+  /** What the apply did, for metrics: every write is counted, the failed one too. */
+  readonly result: ApplyResult;
+  constructor(message: string, result: ApplyResult) {
     super(message);
+    this.result = result;
   }
 }
 

@@ -15,8 +15,14 @@
  * (ADR 0014). A failing request throws, so the reconcile is retried and the slices stay as they are (fail static).
  */
 import type { CoreV1Api, V1Service } from "@kubernetes/client-node";
-import { swhKeyOf } from "@swh/aggregation";
-import { type PublishedSwh, readPublishedSwh, type ServiceSwh } from "@swh/crd-types";
+
+import {
+  objectKey,
+  type PublishedSwh,
+  readPublishedSwh,
+  type ServiceSwh,
+  splitObjectKey,
+} from "@swh/crd-types";
 
 /** Where the view looks. */
 export interface PublishedSwhSources {
@@ -57,7 +63,7 @@ export class PublishedSwhs {
   services(): Readonly<V1Service>[] {
     const services = [...this.#sources.cached()];
     for (const [key, service] of this.#detached) {
-      const [namespace = "", name = ""] = key.split("/", 2);
+      const { namespace, name } = splitObjectKey(key);
       if (this.#sources.cachedOne(namespace, name) === undefined) services.push(service);
     }
     return services;
@@ -78,7 +84,7 @@ export class PublishedSwhs {
   observe(event: "add" | "update" | "delete", service: Readonly<V1Service>): void {
     const namespace = service.metadata?.namespace ?? "";
     const name = service.metadata?.name ?? "";
-    const key = swhKeyOf({ namespace, name });
+    const key = objectKey({ namespace, name });
     if (event !== "delete") this.#detached.delete(key);
     else if (this.#sources.hasSlices(namespace, name)) this.#detached.set(key, service);
   }
@@ -86,7 +92,7 @@ export class PublishedSwhs {
   /** The Service `namespace/name` (undefined: it does not exist), reading the API server only as the header says. */
   async service(namespace: string, name: string): Promise<Readonly<V1Service> | undefined> {
     const cached = this.#sources.cachedOne(namespace, name);
-    const key = swhKeyOf({ namespace, name });
+    const key = objectKey({ namespace, name });
     if (cached !== undefined) {
       this.#detached.delete(key);
       return cached;

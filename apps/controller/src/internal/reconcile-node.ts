@@ -13,7 +13,6 @@ import {
   type IndexedSlice,
   type LiveNode,
   planNodeCleanup,
-  swhKeyOfView,
 } from "@swh/slice-writer";
 import { type ControllerApi, termWriteSignal } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
@@ -73,7 +72,7 @@ export async function reconcileNode(name: string, deps: NodeReconcileDeps): Prom
     decision = planNodeCleanup({ ...facts, live });
   }
 
-  const swhKeys = () => new Set(slices.map((s) => swhKeyOfView(s.view)));
+  const swhKeys = () => new Set(slices.map((s) => s.swhKey));
   const wasStale = deps.staleNodes.has(name);
   if (decision.heartbeatStale) deps.staleNodes.add(name);
   else deps.staleNodes.delete(name);

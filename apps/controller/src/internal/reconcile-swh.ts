@@ -15,6 +15,7 @@ import {
   isControllerRefTo,
   SERVICE_PROBLEMS,
   type ServiceWithHealthchecks,
+  splitObjectKey,
 } from "@swh/crd-types";
 import {
   type DroppedKey,
@@ -106,7 +107,7 @@ export class ServiceWriteError extends Error {
  * until it changes: one bad object never stops or slows the others (ADR 0015, ADR 0022).
  */
 export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise<WorkResult> {
-  const [namespace = "", name = ""] = key.split("/", 2);
+  const { namespace, name } = splitObjectKey(key);
   const swh = deps.getSwh(namespace, name);
   if (swh === undefined || swh.metadata.deletionTimestamp !== undefined) {
     // The garbage collector removes the Service and slices through their ownerReferences.
@@ -231,7 +232,7 @@ export async function reportReconcileFailure(
   deps: SwhReconcileDeps,
 ): Promise<void> {
   if (dropped.kind !== "retry_limit") return;
-  const [namespace = "", name = ""] = dropped.key.split("/", 2);
+  const { namespace, name } = splitObjectKey(dropped.key);
   const swh = deps.getSwh(namespace, name);
   if (swh === undefined || swh.metadata.deletionTimestamp !== undefined) return;
   const ref = { apiVersion: swh.apiVersion, kind: swh.kind, name, namespace, uid: swh.metadata.uid ?? "" };
