@@ -1,6 +1,7 @@
+import type { EndpointGroup } from "@swh/aggregation";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { createAgentMetrics, recordEndpointCounts } from "../src/internal/agent-metrics.js";
+import { countEndpoints, createAgentMetrics, recordEndpointCounts } from "../src/internal/agent-metrics.js";
 
 async function series(registry: Registry): Promise<string[]> {
   const text = await registry.metrics();
@@ -31,5 +32,32 @@ describe("recordEndpointCounts", () => {
     recordEndpointCounts(metrics, web, { ready: 1, not_ready: 0, terminating: 0 });
     recordEndpointCounts(metrics, web, undefined);
     expect(await series(registry)).toEqual([]);
+  });
+});
+
+describe("countEndpoints", () => {
+  const endpoint = (ready: boolean, terminating = false) => ({
+    addresses: ["10.244.1.5"],
+    conditions: { ready, serving: ready, terminating },
+  });
+  const group = (...endpoints: ReturnType<typeof endpoint>[]) =>
+    ({
+      portName: "http",
+      port: 8080,
+      protocol: "TCP",
+      addressFamily: "IPv4",
+      endpoints,
+    }) as unknown as EndpointGroup;
+
+  it("counts each endpoint of every port once, terminating before ready", () => {
+    const counts = countEndpoints([
+      group(endpoint(true), endpoint(false), endpoint(true, true)),
+      group(endpoint(true), endpoint(false, true)),
+    ]);
+    expect(counts).toEqual({ ready: 2, not_ready: 1, terminating: 2 });
+  });
+
+  it("counts nothing for no groups", () => {
+    expect(countEndpoints([])).toEqual({ ready: 0, not_ready: 0, terminating: 0 });
   });
 });

@@ -16,7 +16,7 @@ export {
 } from "./plan-node-targets.js";
 export { initialDelayRemainingMs, planProbeTargets } from "./plan-probe-targets.js";
 export { newServiceFor, planService, type ServicePlan } from "./plan-service.js";
-export { type PodObject, podInfoFromPod } from "./pod-info.js";
+export { type PodObject, podInfoFromPod, samePodInfo } from "./pod-info.js";
 export { canonicalJson, describeProbe, probeTargetId } from "./probe-identity.js";
 export {
   addressesByFamily,

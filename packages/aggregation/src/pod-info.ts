@@ -96,3 +96,37 @@ function toDate(value: TimeField): Date | undefined {
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
+
+/**
+ * True when two pods read the same to the aggregation (field by field, labels as a set of pairs, IPs and ports in
+ * order); an absent pod equals only an absent pod. The agent skips the many status-only pod updates with it.
+ */
+export function samePodInfo(a: PodInfo | undefined, b: PodInfo | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return (
+    a.name === b.name &&
+    a.namespace === b.namespace &&
+    a.uid === b.uid &&
+    a.nodeName === b.nodeName &&
+    a.phase === b.phase &&
+    a.ready === b.ready &&
+    a.terminating === b.terminating &&
+    a.eligibleSince === b.eligibleSince &&
+    sameList(a.ips, b.ips, (x, y) => x === y) &&
+    sameList(a.containerPorts, b.containerPorts, sameContainerPort) &&
+    sameLabels(a.labels, b.labels)
+  );
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): boolean {
+  return a.length === b.length && a.every((x, i) => same(x, b[i] as T));
+}
+
+function sameContainerPort(a: ContainerPort, b: ContainerPort): boolean {
+  return a.name === b.name && a.containerPort === b.containerPort && a.protocol === b.protocol;
+}
+
+function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}

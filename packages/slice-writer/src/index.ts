@@ -44,16 +44,6 @@ export {
   sliceNodeName,
 } from "./read-slice.js";
 export {
-  countEndpoints,
-  type EndpointCounts,
-  reconcileSwhSlices,
-  type SwhRef,
-  type SwhSlicesDeps,
-  type SwhSlicesObject,
-  type UnusableSpec,
-  type WriteRequest,
-} from "./reconcile-swh-slices.js";
-export {
   type SeedableTarget,
   type SeededState,
   type SeedInput,
@@ -67,10 +57,11 @@ export {
   nodeLabelValue,
   portLabelValue,
   type ServiceLabels,
+  serviceLabelsOf,
   sliceLabelSelector,
   sliceLabels,
 } from "./slice-labels.js";
 export { MAX_SLICE_NAME_LENGTH, type SliceKey, sliceName } from "./slice-name.js";
 export { type StatusEvent, statusEvents } from "./status-events.js";
-export { SliceWriteError, type WriteSlicesOptions, writeSlices } from "./write-slices.js";
+export { SliceWriteError, type WriteRequest, type WriteSlicesOptions, writeSlices } from "./write-slices.js";
 export { WrittenSlices } from "./written-slices.js";

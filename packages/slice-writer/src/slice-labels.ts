@@ -1,4 +1,4 @@
-import type { V1EndpointSlice } from "@kubernetes/client-node";
+import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import {
   LABEL_ADDRESS_FAMILY,
   LABEL_HEADLESS,
@@ -21,6 +21,22 @@ export interface ServiceLabels {
   headless?: boolean;
   /** Value of the Service's `service.kubernetes.io/service-proxy-name`, copied when set. */
   serviceProxyName?: string;
+}
+
+/**
+ * The labels the slices of an SWH copy from its Service: headless when the Service or the SWH's spec says
+ * `clusterIP: None` (the spec decides before the controller has written the Service), and the Service's
+ * service-proxy-name when set, so that a kube-proxy which ignores the Service also ignores its slices.
+ */
+export function serviceLabelsOf(
+  service: Readonly<V1Service> | undefined,
+  swhSpec: { readonly clusterIP?: string | undefined },
+): ServiceLabels {
+  const proxy = service?.metadata?.labels?.[LABEL_SERVICE_PROXY_NAME];
+  return {
+    headless: service?.spec?.clusterIP === "None" || swhSpec.clusterIP === "None",
+    ...(proxy ? { serviceProxyName: proxy } : {}),
+  };
 }
 
 /**

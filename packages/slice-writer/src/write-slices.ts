@@ -4,9 +4,18 @@
  * the plan is empty; a plan the API server did not take throws, so the caller's work queue retries with backoff.
  */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
+import type { EndpointGroup } from "@swh/aggregation";
 import { type ApplyResult, applySlicePlan, type SliceApi } from "./apply-slice-plan.js";
 import { planSlices, type SlicePlan } from "./plan-slices.js";
-import type { WriteRequest } from "./reconcile-swh-slices.js";
+import type { ServiceLabels } from "./slice-labels.js";
+
+/** What one write makes true for one SWH on one node: exactly `groups` in its slices, starting from `existing`. */
+export interface WriteRequest {
+  swh: { namespace: string; name: string; uid: string };
+  groups: readonly EndpointGroup[];
+  existing: readonly V1EndpointSlice[];
+  serviceLabels: ServiceLabels;
+}
 
 /** Error thrown when the API server did not take a plan; the result says what was written before. */
 export class SliceWriteError extends Error {

@@ -2,8 +2,8 @@
  * The agent's own Prometheus metrics, named as deploy/METRICS.md lists them (the dashboard and alert rules
  * read these names). Informer and queue metrics come from @swh/kube on the same registry.
  */
+import type { EndpointGroup } from "@swh/aggregation";
 import type { ProbeMode } from "@swh/crd-types";
-import type { EndpointCounts } from "@swh/slice-writer";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 export type ProbeModeLabel = "tcp" | "http" | "postgres" | "grpc";
@@ -103,6 +103,26 @@ export function createAgentMetrics(
   };
   metrics.buildInfo.set({ component: "agent", version }, 1);
   return metrics;
+}
+
+/** Counts of the endpoints one SWH publishes on this node, by state (the `swh_endpoints` series). */
+export interface EndpointCounts {
+  ready: number;
+  not_ready: number;
+  terminating: number;
+}
+
+/** Counts endpoints (one per address and port) by published state: terminating first, then ready or not. */
+export function countEndpoints(groups: readonly EndpointGroup[]): EndpointCounts {
+  const counts: EndpointCounts = { ready: 0, not_ready: 0, terminating: 0 };
+  for (const group of groups) {
+    for (const endpoint of group.endpoints) {
+      if (endpoint.conditions.terminating) counts.terminating++;
+      else if (endpoint.conditions.ready) counts.ready++;
+      else counts.not_ready++;
+    }
+  }
+  return counts;
 }
 
 /**

@@ -4,7 +4,8 @@
  */
 import { API_VERSION, EVENT_REASONS, KIND } from "@swh/crd-types";
 import type { EventRecorder, Logger } from "@swh/kube";
-import type { EndpointTransition, SwhRef } from "@swh/slice-writer";
+import type { EndpointTransition } from "@swh/slice-writer";
+import type { SwhRef } from "../reconcile-swh.js";
 import type { AgentMetrics } from "./agent-metrics.js";
 
 /** Records Events and metrics for `transitions` of `swh` (its endpoints on this node). */

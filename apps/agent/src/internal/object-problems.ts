@@ -19,7 +19,7 @@ import {
   KIND,
 } from "@swh/crd-types";
 import type { EventRecorder, EventSubject, Logger } from "@swh/kube";
-import type { UnusableSpec } from "@swh/slice-writer";
+import type { UnusableSpec } from "../reconcile-swh.js";
 
 /** Issue kinds meaning "this probe cannot run": reported as `ProbeCannotRun`. */
 const CANNOT_RUN: ReadonlySet<string> = new Set([

@@ -15,24 +15,31 @@ import {
   type ServiceSwh,
   type ServiceWithHealthchecks,
 } from "@swh/crd-types";
+import { createLogger } from "@swh/kube";
 import {
-  type EndpointCounts,
   type EndpointTransition,
   planSlices,
   readSlice,
-  reconcileSwhSlices,
+  seedFromSlices,
+  type WriteRequest,
+} from "@swh/slice-writer";
+import type { EndpointCounts } from "../../src/internal/agent-metrics.js";
+import {
+  reconcileSwh,
   type SwhRef,
   type SwhSlicesObject,
-  seedFromSlices,
   type UnusableSpec,
-  type WriteRequest,
-} from "../../src/index.js";
-import { NODE } from "../agent-builders.js";
+} from "../../src/reconcile-swh.js";
+import { NODE } from "../builders.js";
+
+export type { SwhSlicesObject };
 
 /**
  * A node as the reconciler sees it. `write` plans with the real slice planner and keeps the result as the
  * "existing" slices, counting writes: a stand-in for the API server that is enough for decisions.
  */
+const QUIET = createLogger({ level: "error" });
+
 export class World {
   swhs: SwhSlicesObject[] = [];
   pods: PodInfo[] = [];
@@ -57,29 +64,38 @@ export class World {
   swhOf: (service: V1Service) => ServiceSwh = readPublishedSwh;
   #version = 0;
 
+  /** Runs the agent's reconcile of `key` against this world: its reads, its writes and its reports. */
   reconcile(key = "shop/web"): Promise<void> {
-    return reconcileSwhSlices(key, {
-      nodeName: NODE,
-      ownSlices: (ns, name) =>
+    const reads = {
+      service: async (ns: string, name: string) => {
+        const service = this.service(ns, name);
+        return service === undefined ? undefined : { service, swh: this.swhOf(service) };
+      },
+      ownSlices: (ns: string, name: string) =>
         this.slices.filter(
           (s) => s.metadata?.namespace === ns && s.metadata?.labels?.["kubernetes.io/service-name"] === name,
         ),
-      pods: () => this.pods,
-      states: () => this.states,
-      zoneOf: () => "zone-1",
-      service: (ns, name) => this.service(ns, name),
-      swhOf: (service) => this.swhOf(service),
+      aggregationInput: () => ({
+        nodeName: NODE,
+        pods: this.pods,
+        states: this.states,
+        zoneOf: () => "zone-1",
+      }),
+    };
+    const reports = {
       unusableSpec: (ref: SwhRef, unusable: UnusableSpec) =>
         this.unusable.push(`${ref.namespace}/${ref.name} ${unusable.state}`),
-      publication: (ref, publication) => this.publications.set(`${ref.namespace}/${ref.name}`, publication),
-      serviceLabels: () => ({}),
-      write: async (request) => this.write(request),
-      transitions: (_swh, t) => this.transitions.push(...t),
-      endpoints: (ref, counts) => this.counts.set(`${ref.namespace}/${ref.name}`, counts),
-      issues: (swh, issues: readonly AggregationIssue[]) =>
+      publication: (ref: SwhRef, publication: Publication | undefined) =>
+        this.publications.set(`${ref.namespace}/${ref.name}`, publication),
+      transitions: (_swh: SwhRef, t: readonly EndpointTransition[]) => this.transitions.push(...t),
+      endpoints: (ref: SwhRef, counts: EndpointCounts | undefined) =>
+        this.counts.set(`${ref.namespace}/${ref.name}`, counts),
+      issues: (swh: SwhInput, issues: readonly AggregationIssue[]) =>
         this.issues.push(...issues.map((i) => `${swh.name} ${i.kind} ${i.path}`)),
-      unprocessable: (swh, error) => this.unprocessable.push({ swh, error }),
-    });
+      unprocessable: (swh: SwhInput, error: unknown) => this.unprocessable.push({ swh, error }),
+    };
+    const slices = { write: async (request: WriteRequest) => this.write(request) };
+    return reconcileSwh(key, reads, slices, reports, QUIET);
   }
 
   service(ns: string, name: string): V1Service | undefined {

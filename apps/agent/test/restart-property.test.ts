@@ -1,7 +1,7 @@
 import type { DefaultedProbeSpec } from "@swh/crd-types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe } from "./agent-builders.js";
+import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe } from "./builders.js";
 import { restartSeeds, World } from "./support/world.js";
 
 // A pool of probes on the two ports; equal entries across SWHs share a target, different ones do not.

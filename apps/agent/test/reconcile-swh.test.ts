@@ -2,9 +2,9 @@ import type { V1Service } from "@kubernetes/client-node";
 import { swhInputFromObject } from "@swh/aggregation";
 import { ANNOTATION_SWH_SPEC, ownerReferenceTo, readPublishedSwh } from "@swh/crd-types";
 import { TerminalError } from "@swh/kube";
+import { seedPrecedingProbes } from "@swh/slice-writer";
 import { describe, expect, it } from "vitest";
-import { seedPrecedingProbes } from "../src/index.js";
-import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./agent-builders.js";
+import { anHttpProbe, aPod, aPort, aSwhObject, aTcpProbe, NODE } from "./builders.js";
 import { managedService, restartSeeds, World } from "./support/world.js";
 
 const twoPorts = {

@@ -1,0 +1,95 @@
+/**
+ * This node's own EndpointSlices as the agent reads and writes them:
+ * - read: the informer cache overlaid with this agent's writes the informer has not delivered yet (a reconcile
+ *   right after a write plans against the new slice instead of spending a 409 and a re-list to find out);
+ * - write: `writeSlices` of @swh/slice-writer, every write counted in `swh_slice_writes_total` (a failed apply
+ *   too, before its error goes to the work queue);
+ * - pace: the writes of each SWH are paced (`WritePacer`), and the informer's echo of our own write is recognised
+ *   so that it costs no reconcile.
+ */
+import type { V1EndpointSlice } from "@kubernetes/client-node";
+import { objectKey } from "@swh/crd-types";
+import { type Informer, type Logger, WritePacer } from "@swh/kube";
+import {
+  type ApplyResult,
+  isOwnedSlice,
+  type SliceApi,
+  SliceWriteError,
+  type WriteRequest,
+  WrittenSlices,
+  writeSlices,
+} from "@swh/slice-writer";
+import type { AgentMetrics } from "./agent-metrics.js";
+
+/** The node's slices, read-your-writes (see the file comment). */
+export class OwnSlices {
+  readonly #informer: Informer<V1EndpointSlice>;
+  readonly #api: SliceApi;
+  readonly #nodeName: string;
+  readonly #metrics: Pick<AgentMetrics, "sliceWrites">;
+  readonly #written = new WrittenSlices();
+  readonly #pacer = new WritePacer();
+
+  constructor(deps: {
+    informer: Informer<V1EndpointSlice>;
+    api: SliceApi;
+    nodeName: string;
+    metrics: Pick<AgentMetrics, "sliceWrites">;
+  }) {
+    this.#informer = deps.informer;
+    this.#api = deps.api;
+    this.#nodeName = deps.nodeName;
+    this.#metrics = deps.metrics;
+  }
+
+  /** This node's slices of the SWH `namespace/name`, with our writes the informer has not delivered yet. */
+  of(namespace: string, name: string): V1EndpointSlice[] {
+    const matches = (slice: V1EndpointSlice) =>
+      slice.metadata?.namespace === namespace &&
+      isOwnedSlice(slice, { nodeName: this.#nodeName, swhName: name });
+    const cached = this.#informer.list().filter((s) => matches(s as V1EndpointSlice));
+    return this.#written.view(cached, namespace, matches);
+  }
+
+  /** Writes `request` (plan, apply, count) and remembers what the API server returned. */
+  async write(request: WriteRequest, logger: Logger): Promise<void> {
+    let result: ApplyResult | undefined;
+    try {
+      result = await writeSlices(request, { api: this.#api, nodeName: this.#nodeName });
+    } catch (err) {
+      if (err instanceof SliceWriteError) this.#count(err.result);
+      throw err;
+    }
+    if (result === undefined) return;
+    this.#count(result);
+    logger.debug("slices written", {
+      swh: objectKey(request.swh),
+      attempts: result.attempts,
+      written: result.written.map((s) => s.metadata?.name),
+      deleted: result.deleted,
+    });
+    this.#written.recordWrites(request.swh.namespace, result.written, result.deleted);
+    this.#pacer.recordWrite(objectKey(request.swh), Date.now());
+  }
+
+  /** For each informer event: true when it is only the echo of this agent's own write (nothing to reconcile). */
+  observe(slice: Readonly<V1EndpointSlice>, deleted: boolean): boolean {
+    return this.#written.observe(slice, deleted);
+  }
+
+  /** How long a change of the SWH `key` noticed now waits at least before its write (0 while not paced). */
+  delayMs(key: string): number {
+    return this.#pacer.delayMs(key, Date.now());
+  }
+
+  #count(result: ApplyResult): void {
+    for (const [action, byResult] of Object.entries(result.writes)) {
+      for (const [outcome, count] of Object.entries(byResult)) {
+        if (count === 0) continue;
+        const label =
+          outcome === "ok" ? "success" : outcome === "notOwned" || outcome === "error" ? "error" : "conflict";
+        this.#metrics.sliceWrites.inc({ action, result: label }, count);
+      }
+    }
+  }
+}
