@@ -51,6 +51,12 @@ export interface KubeProxy {
    * the first sync. Benchmarks time kube-proxy's share of a reaction with it.
    */
   lastSyncMs(): Promise<number>;
+  /**
+   * The endpoints (`address:port`, sorted) this kube-proxy sends new connections to for the Service port
+   * `namespace/name:port` (`port` is the Service port's name) right now, read from the rules it programmed in this
+   * network namespace: what traffic will do, without sampling it. Empty when the port has no endpoint.
+   */
+  routedEndpoints(service: { namespace: string; name: string; port: string }): string[];
   stop(): Promise<void>;
 }
 
@@ -128,6 +134,7 @@ export async function startKubeProxy(cluster: TestCluster, opts: StartKubeProxyO
     metricsUrl,
     synced,
     lastSyncMs,
+    routedEndpoints: (service) => routedEndpoints(mode, service),
     stop: () => {
       process.off("exit", killOnExit);
       return stopKubeProxy(proxy, proc, bin, configPath);
@@ -163,6 +170,49 @@ async function stopKubeProxy(proxy: KubeProxy, proc: ManagedProcess, bin: string
       },
     );
   }
+}
+
+/**
+ * Reads the endpoints of one Service port from the programmed rules. iptables: the Service chain jumps to one
+ * chain per endpoint, each jump commented `ns/name:port -> address:port`. nftables: the Service chain
+ * `service-<hash>-ns/name/<protocol>/port` picks one of the chains `endpoint-<hash>-…__address/port`.
+ */
+function routedEndpoints(
+  mode: "iptables" | "nftables",
+  service: { namespace: string; name: string; port: string },
+): string[] {
+  const id = `${service.namespace}/${service.name}`;
+  const found = new Set<string>();
+  if (mode === "iptables") {
+    const prefix = `-m comment --comment "${id}:${service.port} -> `;
+    for (const save of ["iptables-save", "ip6tables-save"]) {
+      for (const line of execFileSync(save, ["-t", "nat"], { encoding: "utf8" }).split("\n")) {
+        if (!line.startsWith("-A KUBE-SVC-")) continue;
+        const at = line.indexOf(prefix);
+        if (at < 0) continue;
+        const target = line.slice(at + prefix.length, line.indexOf('"', at + prefix.length));
+        found.add(target.replace(/^\[(.*)\]:(\d+)$/, "$1:$2"));
+      }
+    }
+  } else {
+    const head = new RegExp(
+      `^\\s*chain service-[A-Z0-9]+-${escapeRegExp(id)}/[a-z]+/${escapeRegExp(service.port)} \\{$`,
+    );
+    let inChain = false;
+    for (const line of execFileSync("nft", ["list", "ruleset"], { encoding: "utf8" }).split("\n")) {
+      if (head.test(line)) inChain = true;
+      else if (inChain && line.trim() === "}") inChain = false;
+      else if (inChain) {
+        for (const ep of line.matchAll(/goto endpoint-\S+?__([^\s,/]+)\/(\d+)/g))
+          found.add(`${ep[1]}:${ep[2]}`);
+      }
+    }
+  }
+  return [...found].sort();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /**

@@ -91,6 +91,12 @@ describe.each(["iptables", "nftables"] as const)("startKubeProxy (%s)", (mode) =
     }
     console.log(`kube-proxy (${mode}): 60 requests to ${clusterIP}:80 →`, counts);
     expect(Object.keys(counts).sort()).toEqual(["p-0", "p-1"]);
+    // The rules say the same without sampling: the ready endpoints only, and nothing for a port it does not have.
+    expect(proxy.routedEndpoints({ namespace: ns, name: "web", port: "http" })).toEqual([
+      "10.244.40.10:8080",
+      "10.244.40.11:8080",
+    ]);
+    expect(proxy.routedEndpoints({ namespace: ns, name: "web", port: "smtp" })).toEqual([]);
 
     expect(leftoverRules(mode)).toBe(true);
     await proxy.stop();
