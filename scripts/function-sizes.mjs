@@ -35,6 +35,8 @@ sizes.sort((a, b) => b.lines - a.lines);
 for (const s of sizes.slice(0, 10)) console.log(`${String(s.lines).padStart(4)}  ${s.name}  ${s.where}`);
 const over = max === undefined ? [] : sizes.filter((s) => s.lines > max);
 if (over.length > 0) {
-  console.error(`${over.length} function(s) over ${max} lines: ${over.map((s) => `${s.name} (${s.where})`).join(", ")}`);
+  console.error(
+    `${over.length} function(s) over ${max} lines: ${over.map((s) => `${s.name} (${s.where})`).join(", ")}`,
+  );
   process.exit(1);
 }

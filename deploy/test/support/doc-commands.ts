@@ -13,7 +13,7 @@ import { DEPLOY_DIR, ROOT_DIR, type RunResult, requiredTool, run } from "./tools
 const MARKED_BLOCK = /^( *)<!-- tested: ([a-z0-9-]+) -->\n\1```sh\n([\s\S]*?)\n\1```/gm;
 
 /** The tested command blocks of `doc` (a path relative to the repository root), by name. */
-export function docCommands(doc: string): Map<string, string> {
+function docCommands(doc: string): Map<string, string> {
   const text = readFileSync(join(ROOT_DIR, doc), "utf8");
   const blocks = new Map<string, string>();
   for (const [, indent = "", name, body] of text.matchAll(MARKED_BLOCK)) {

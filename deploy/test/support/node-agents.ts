@@ -21,7 +21,7 @@ import { DEPLOY_DIR, find, parseYamlDocuments, type RenderedObject } from "./too
 
 /** Namespace and ServiceAccount of the shipped manifests. */
 export const INSTALL_NAMESPACE = "swh-system";
-export const AGENT_SERVICE_ACCOUNT = "swh-agent";
+const AGENT_SERVICE_ACCOUNT = "swh-agent";
 const AGENT_USER = `system:serviceaccount:${INSTALL_NAMESPACE}:${AGENT_SERVICE_ACCOUNT}`;
 const TOKEN_SECONDS = 3600;
 

@@ -34,7 +34,7 @@ export interface Registry {
 }
 
 /** The parts of an image manifest the tests read. */
-export interface ImageManifest {
+interface ImageManifest {
   /** The response's Content-Type. */
   mediaType: string;
   /** Digest of the image configuration: the image ID podman shows for the same image. */

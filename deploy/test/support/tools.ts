@@ -58,7 +58,7 @@ export function run(
 }
 
 /** Path of a built tool (built on first use by deploy/scripts/build-tools.sh, a no-op once cached), or undefined when it cannot be built here. */
-export function tool(name: "helm" | "promtool"): string | undefined {
+function tool(name: "helm" | "promtool"): string | undefined {
   const built = run("bash", [join(DEPLOY_DIR, "scripts/build-tools.sh"), name]);
   const binDir = built.stdout.trim().split("\n").at(-1) ?? "";
   const path = join(binDir, name);

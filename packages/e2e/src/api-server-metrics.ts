@@ -1,6 +1,6 @@
 import { request } from "node:https";
 import type { ControlPlaneInfo } from "@swh/testenv";
-import { parsePromText, type Sample, sumSamples } from "./prom-text.js";
+import { parsePromText, type Sample } from "./prom-text.js";
 
 /** Reads kube-apiserver's own /metrics with the admin token. */
 export function readApiServerMetrics(info: ControlPlaneInfo): Promise<Sample[]> {
@@ -54,5 +54,3 @@ export function diffCounts(
   }
   return out;
 }
-
-export { sumSamples };

@@ -24,7 +24,7 @@ import { type ProbeAddress, ProbeConfigError, type ProbeResult } from "./probe-r
 import { probeTcp } from "./probe-tcp.js";
 
 /** Exit codes of `swh-probe`. */
-export const EXIT = { passed: 0, failed: 1, usage: 2, internal: 3 } as const;
+const EXIT = { passed: 0, failed: 1, usage: 2, internal: 3 } as const;
 
 /** Where the CLI writes, what it reads; the defaults are the process's. */
 export interface CliIo {

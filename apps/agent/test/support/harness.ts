@@ -63,7 +63,7 @@ export async function agentKubeConfig(
 }
 
 /** A logger keeping lines in memory (printed live when SWH_TEST_LOGS=1). */
-export function testLogger(): { logger: Logger; lines: string[] } {
+function testLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk, _enc, done) {

@@ -44,7 +44,7 @@ export interface AgentSuite {
   scenario(prefix: string, opts?: { credentials?: boolean; proxied?: boolean }): Promise<Scenario>;
 }
 
-export interface Scenario {
+interface Scenario {
   namespace: string;
   node: string;
   /** `10.244.<octet>`: this test's pod addresses. */

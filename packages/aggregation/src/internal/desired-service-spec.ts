@@ -7,7 +7,7 @@ import type { V1ServicePort, V1ServiceSpec } from "@kubernetes/client-node";
 import type { ServiceFields } from "@swh/crd-types";
 
 /** Seconds the API server puts into `sessionAffinityConfig.clientIP.timeoutSeconds` when it is missing. */
-export const DEFAULT_CLIENT_IP_TIMEOUT_SECONDS = 10_800;
+const DEFAULT_CLIENT_IP_TIMEOUT_SECONDS = 10_800;
 
 /** Fields of §2.1 copied verbatim (when set) from the SWH; ports, selector and defaulted ones are handled apart. */
 export const COPIED_SPEC_FIELDS = [

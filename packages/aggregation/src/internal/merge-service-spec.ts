@@ -82,7 +82,7 @@ export function mergeServiceSpec(
 }
 
 /** True when the managed fields of two specs carry the same data. */
-export function sameManagedFields(a: Readonly<V1ServiceSpec>, b: Readonly<V1ServiceSpec>): boolean {
+function sameManagedFields(a: Readonly<V1ServiceSpec>, b: Readonly<V1ServiceSpec>): boolean {
   return MANAGED_FIELDS.every((field) => sameJson(a[field], b[field]));
 }
 

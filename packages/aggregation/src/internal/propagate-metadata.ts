@@ -25,7 +25,7 @@ const BOOKKEEPING = new Set([ANNOTATION_PROPAGATED_LABELS, ANNOTATION_PROPAGATED
 const NEVER_PROPAGATED = new Set(NON_PROPAGATED_ANNOTATIONS);
 
 /** The SWH annotations that reach the Service: all but kubectl/Helm bookkeeping and our own. */
-export function propagatableAnnotations(
+function propagatableAnnotations(
   annotations: Readonly<Record<string, string>> | undefined,
 ): Record<string, string> {
   const out: Record<string, string> = {};
@@ -74,7 +74,7 @@ function mergeKeys(
 }
 
 /** Reads a bookkeeping annotation; anything but a JSON array of strings counts as "nothing propagated". */
-export function parseKeyList(raw: string | undefined): string[] {
+function parseKeyList(raw: string | undefined): string[] {
   if (raw === undefined) return [];
   try {
     const parsed: unknown = JSON.parse(raw);

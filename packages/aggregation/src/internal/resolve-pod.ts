@@ -21,7 +21,7 @@ import { podKey } from "../select-pods.js";
 import { AGGREGATION_ISSUE_KINDS, type AggregationIssue, type PodInfo, type SwhInput } from "../types.js";
 
 /** A Service port (by its index in `spec.ports`) and the container port it resolves to on one pod. */
-export interface ResolvedServicePort {
+interface ResolvedServicePort {
   index: number;
   servicePort: DefaultedServicePort;
   containerPort: number;

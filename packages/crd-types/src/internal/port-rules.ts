@@ -9,7 +9,7 @@ const IANA_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const HAS_LETTER_RE = /[a-z]/;
 
 /** Returns true when `value` is a port number 1..65535 or a valid IANA service name. */
-export function isPortNumberOrName(value: number | string): boolean {
+function isPortNumberOrName(value: number | string): boolean {
   if (typeof value === "number") return Number.isInteger(value) && value >= 1 && value <= 65535;
   return value.length <= 15 && IANA_NAME_RE.test(value) && HAS_LETTER_RE.test(value);
 }

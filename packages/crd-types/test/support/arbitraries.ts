@@ -82,7 +82,7 @@ const grpcSub: fc.Arbitrary<GrpcProbeSpec> = fc.record(
 const grpcProbe = withTiming("grpc", grpcSub).map((p): ProbeSpec => ({ mode: "GRPC", ...p }));
 
 /** A valid probe of any mode. */
-export const probeArb: fc.Arbitrary<ProbeSpec> = fc.oneof(tcpProbe, httpProbe, postgresProbe, grpcProbe);
+const probeArb: fc.Arbitrary<ProbeSpec> = fc.oneof(tcpProbe, httpProbe, postgresProbe, grpcProbe);
 
 /** Valid health checks: no probe's timeout (default 1) above the period (default 10). */
 const healthcheckArb: fc.Arbitrary<HealthcheckSpec> = fc

@@ -23,7 +23,7 @@ export function aSpec(overrides: Partial<ServiceWithHealthchecksSpec> = {}): Ser
 }
 
 /** A valid spec whose only probe is `probe`. */
-export function withProbe(probe: unknown): ServiceWithHealthchecksSpec {
+function withProbe(probe: unknown): ServiceWithHealthchecksSpec {
   return aSpec({ healthcheck: { probes: [probe as ProbeSpec] } });
 }
 

@@ -5,7 +5,7 @@
  */
 
 /** One DER element: tag byte, definite length, content. */
-export function tlv(tag: number, content: Uint8Array): Buffer {
+function tlv(tag: number, content: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from([tag]), encodeLength(content.length), content]);
 }
 

@@ -123,7 +123,7 @@ const DNS_NAME =
   /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 
 /** Parses `host:port` (an IPv4 address or a DNS name) or `[ipv6]:port`. */
-export function parseAddress(text: string): CliTarget {
+function parseAddress(text: string): CliTarget {
   const m = /^\[([^\]]+)\]:(\d{1,5})$/.exec(text) ?? /^([^:[\]]+):(\d{1,5})$/.exec(text);
   if (!m) throw new CliUsageError(`address must be host:port or [ipv6]:port, got ${JSON.stringify(text)}`);
   const [, host, port] = m as unknown as [string, string, string];

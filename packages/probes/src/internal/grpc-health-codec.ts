@@ -33,7 +33,7 @@ export const GRPC_STATUS_NAMES = [
 export const HEALTH_CHECK_PATH = "/grpc.health.v1.Health/Check";
 
 /** Returns one gRPC message frame (uncompressed) holding `message`. */
-export function frameGrpcMessage(message: Uint8Array): Buffer {
+function frameGrpcMessage(message: Uint8Array): Buffer {
   const frame = Buffer.allocUnsafe(5 + message.length);
   frame[0] = 0;
   frame.writeUInt32BE(message.length, 1);

@@ -19,7 +19,7 @@ import {
 } from "./http-response-head.js";
 
 /** Longest chunk-size line (size, extensions, line end) accepted. */
-export const MAX_CHUNK_LINE_BYTES = 4096;
+const MAX_CHUNK_LINE_BYTES = 4096;
 
 /** What the reader knows after a read: need more bytes, the complete response, or why it is malformed. */
 export type ReadOutcome =

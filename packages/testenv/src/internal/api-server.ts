@@ -3,7 +3,7 @@ import { type ManagedProcess, spawnLogged, waitUntilReady } from "./processes.js
 import type { RecordedProcess } from "./state-file.js";
 
 /** How long kube-apiserver may take to report /readyz ok (5–15 s is usual on 2 cores). */
-export const API_SERVER_READY_TIMEOUT_MS = 90_000;
+const API_SERVER_READY_TIMEOUT_MS = 90_000;
 
 /**
  * Starts kube-apiserver from a recorded command line; the first start and `restartApiServer()` use

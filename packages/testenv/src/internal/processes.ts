@@ -52,7 +52,7 @@ export function spawnLogged(
 }
 
 /** True when `pid` exists and is not a zombie. */
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch {
@@ -116,7 +116,7 @@ export class ProcessFailedError extends Error {
 }
 
 /** Resolves after `ms` milliseconds. */
-export function delay(ms: number): Promise<void> {
+function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 

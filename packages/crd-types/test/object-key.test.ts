@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { objectKey, splitObjectKey } from "./object-key.js";
+import { objectKey, splitObjectKey } from "../src/object-key.js";
 
 describe("objectKey / splitObjectKey", () => {
   it("keys a namespaced object namespace/name and reads it back", () => {
