@@ -16,6 +16,7 @@ import {
   type Logger,
   type MetricsAccess,
   runHeartbeat,
+  startOpsServers,
   WorkQueue,
 } from "@swh/kube";
 import { agentLeaseName } from "@swh/slice-writer";
@@ -27,7 +28,6 @@ import { enqueueOnChanges, TARGETS } from "./internal/event-handlers.js";
 import { informersHaveSynced, informersSynced, startAgentInformers } from "./internal/informers.js";
 import { NodeView } from "./internal/node-view.js";
 import { ObjectProblems } from "./internal/object-problems.js";
-import { startOpsServers } from "./internal/ops-servers.js";
 import { OwnSlices } from "./internal/own-slices.js";
 import { Probing } from "./internal/probing.js";
 import { runPublication } from "./internal/publication.js";
@@ -93,7 +93,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   let probing: Probing | undefined;
   const metrics = createAgentMetrics(registry, APP_VERSION, () => probing?.slots());
   let ready = () => false;
-  const ops = await startOpsServers(opts, registry, () => ready(), log);
+  const ops = await startOpsServers({ ...opts, commonName: "swh-agent" }, registry, () => ready(), log);
   const node = watchNode(opts, { log, kubeMetrics, metrics, signal: stopper.signal });
   const running: Promise<void>[] = [];
   const stop = async () => {

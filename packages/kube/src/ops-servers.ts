@@ -1,24 +1,23 @@
 /**
- * The agent's two ops servers: /healthz and /readyz without authentication (the kubelet probes them, so they serve
- * nothing else), and /metrics over HTTPS for authorised callers only. Either is off when its address is undefined.
+ * An app's two ops servers: /healthz and /readyz without authentication (the kubelet probes them, so they serve
+ * nothing else), and /metrics over HTTPS for authorised callers only (ADR 0017: the API server decides who may
+ * read). Either is off when its address is undefined.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import {
-  type CertificateFiles,
-  cachedMetricsAccess,
-  kubeMetricsAccess,
-  type Logger,
-  type MetricsAccess,
-  type OpsServer,
-  startHealthServer,
-  startMetricsServer,
-} from "@swh/kube";
 import type { Registry } from "prom-client";
-import type { BindAddress } from "../config.js";
+import type { BindAddress } from "./bind-address.js";
+import { startHealthServer } from "./health-server.js";
+import type { OpsServer } from "./internal/listen.js";
+import type { Logger } from "./logger.js";
+import { cachedMetricsAccess, kubeMetricsAccess, type MetricsAccess } from "./metrics-access.js";
+import { startMetricsServer } from "./metrics-server.js";
+import type { CertificateFiles } from "./serving-certificate.js";
 
 /** Where and how the ops servers listen. */
 export interface OpsServerOptions {
   kubeConfig: KubeConfig;
+  /** Common name of the self-signed serving certificate (no `metricsTls`): the app's name. */
+  commonName: string;
   metricsBindAddress?: BindAddress | undefined;
   metricsTls?: CertificateFiles | undefined;
   metricsAccess?: MetricsAccess | undefined;
@@ -59,7 +58,7 @@ export async function startOpsServers(
         registry,
         access: opts.metricsAccess ?? cachedMetricsAccess(kubeMetricsAccess(opts.kubeConfig)),
         certificateFiles: opts.metricsTls,
-        commonName: "swh-agent",
+        commonName: opts.commonName,
         logger: log.child({ server: "metrics" }),
       });
       servers.push(server);
