@@ -1,7 +1,8 @@
 // Sums the vitest JSON reports of every workspace package (`<pkg>/.reports/{unit,integration}.json`) and prints one
 // plain line `N passed, N failed`. A suite that should have reported but did not (it crashed, its globalSetup
 // failed, or turbo never ran it) counts as one failure, and so does a report that says it did not succeed without
-// naming a failed test (e.g. an unhandled error). Exits 1 when anything failed or no test ran at all.
+// naming a failed test (e.g. an unhandled error). Each failed test is named (on stderr) just above that line, where
+// the tail of a CI log shows it. Exits 1 when anything failed or no test ran at all.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -23,6 +24,7 @@ for (const dir of workspaceDirs()) {
     const report = JSON.parse(readFileSync(path, "utf8"));
     passed += report.numPassedTests ?? 0;
     failed += report.numFailedTests ?? 0;
+    for (const name of failedTests(report)) problems.push(`${dir.slice(root.length)}: FAILED ${name}`);
     if (report.success === false && (report.numFailedTests ?? 0) === 0) {
       failed += 1;
       problems.push(`${dir.slice(root.length)}: \`${script}\` did not succeed (suite or unhandled error)`);
@@ -32,6 +34,18 @@ for (const dir of workspaceDirs()) {
 for (const p of problems) console.error(p);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
+
+/** "file > describe > test: first line of the failure", for each failed test of a vitest JSON report. */
+function failedTests(report) {
+  return (report.testResults ?? []).flatMap((file) =>
+    (file.assertionResults ?? [])
+      .filter((test) => test.status === "failed")
+      .map((test) => {
+        const message = String(test.failureMessages?.[0] ?? "").split("\n")[0];
+        return `${file.name.slice(root.length)} > ${test.fullName}: ${message}`;
+      }),
+  );
+}
 
 function workspaceDirs() {
   const dirs = [join(root, "deploy")];
