@@ -91,3 +91,4 @@ export {
   WorkTimeoutError,
 } from "./work-queue.js";
 export { DEFAULT_WRITE_PACE, WritePacer } from "./write-pacer.js";
+export { WrittenObjects } from "./written-objects.js";
