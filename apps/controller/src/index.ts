@@ -5,7 +5,9 @@
 
 export { type ControllerConfig, parseConfig } from "./config.js";
 export {
-  type ControllerOptions,
+  type ControllerIo,
+  type ControllerSettings,
+  type EventRecorderLike,
   type LeaderElector,
   type RunningController,
   runController,

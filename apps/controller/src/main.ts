@@ -65,17 +65,11 @@ async function main(): Promise<void> {
     logger,
     metrics: kubeMetrics,
   });
-  const controller = runController({
-    kubeConfig,
-    namespace: config.namespace,
-    nodeNotReadyGraceMs: config.nodeNotReadyGraceMs,
-    logger,
-    registry,
-    kubeMetrics,
-    events,
-    signal: stop.signal,
-    ...(elect === undefined ? {} : { elect }),
-  });
+  const controller = runController(
+    { namespace: config.namespace, nodeNotReadyGraceMs: config.nodeNotReadyGraceMs },
+    { kubeConfig, logger, registry, kubeMetrics, events, signal: stop.signal },
+    elect,
+  );
 
   const ops = [
     // HTTPS; the API server decides who may read (ADR 0017).

@@ -54,23 +54,23 @@ beforeAll(async () => {
     logger,
     metrics: kubeMetrics,
   });
-  controller = runController({
-    kubeConfig: identity.kubeConfig,
-    namespace: INSTALL_NAMESPACE,
-    nodeNotReadyGraceMs: NODE_GRACE_MS,
-    logger,
-    registry,
-    kubeMetrics,
-    // The real recorder writes Events as the controller's ServiceAccount; the list lets tests look at them quickly.
-    events: {
-      record: (obj, type, reason, message) => {
-        events.push({ reason, type, name: obj.name, message });
-        recorder.record(obj, type, reason, message);
+  controller = runController(
+    { namespace: INSTALL_NAMESPACE, nodeNotReadyGraceMs: NODE_GRACE_MS, resyncMs: RESYNC_MS },
+    {
+      kubeConfig: identity.kubeConfig,
+      logger,
+      registry,
+      kubeMetrics,
+      // The real recorder writes Events as the controller's ServiceAccount; the list lets tests look at them quickly.
+      events: {
+        record: (obj, type, reason, message) => {
+          events.push({ reason, type, name: obj.name, message });
+          recorder.record(obj, type, reason, message);
+        },
       },
+      signal: stop.signal,
     },
-    signal: stop.signal,
-    resyncMs: RESYNC_MS,
-  });
+  );
   await waitFor("controller caches synced", () => controller.ready());
 });
 

@@ -1,6 +1,6 @@
-import type { V1Service } from "@kubernetes/client-node";
-import type { Condition } from "@swh/crd-types";
-import { createLogger, type DroppedKey, type Logger, WorkQueue } from "@swh/kube";
+import type { KubernetesObject, V1Service } from "@kubernetes/client-node";
+import type { Condition, ServiceWithHealthchecks } from "@swh/crd-types";
+import { createLogger, type DroppedKey, type Logger, WorkQueue, WrittenObjects } from "@swh/kube";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { ControllerApi } from "../src/internal/controller-api.js";
@@ -8,12 +8,13 @@ import { createControllerMetrics } from "../src/internal/controller-metrics.js";
 import {
   reconcileSwh,
   reportReconcileFailure,
-  type SwhReconcileDeps,
+  type SwhFacts,
+  type SwhIo,
 } from "../src/internal/reconcile-swh.js";
 import { aSwh } from "./builders.js";
 
 /**
- * The SWH queue as `runController` wires it — the real `WorkQueue`, `reconcileSwh` as worker and
+ * The SWH queue as `workers.ts` wires it — the real `WorkQueue`, `reconcileSwh` as worker and
  * `reportReconcileFailure` as `onDropped` — over an API whose next `failuresLeft` Service writes fail.
  */
 function controllerQueue(maxRetries: number) {
@@ -33,21 +34,25 @@ function controllerQueue(maxRetries: number) {
     readNode: async () => undefined,
   };
   const recorded: string[] = [];
-  const writtenStatus: SwhReconcileDeps["writtenStatus"] = new Map();
+  const written = new WrittenObjects<KubernetesObject>();
   const metrics = createControllerMetrics(new Registry(), "test");
   const stop = new AbortController();
-  const deps = (logger: Logger, signal: AbortSignal): SwhReconcileDeps => ({
-    getSwh: () => aSwh({}, { resourceVersion: "7" }),
-    getService: () => undefined,
-    slicesOf: () => [],
-    staleNodes: () => new Set(),
+  const facts = (key: string): SwhFacts => ({
+    key,
+    swh: aSwh({}, { resourceVersion: "7" }),
+    service: undefined,
+    slices: [],
+    staleNodes: new Set(),
+    notReadyNodes: new Set(),
+    now: new Date("2026-12-03T10:00:00Z"),
+  });
+  const io = (logger: Logger, signal: AbortSignal): SwhIo => ({
     api,
     events: { record: (_obj, type, reason) => void recorded.push(`${type}/${reason}`) },
     metrics,
     logger,
-    now: () => new Date("2026-12-03T10:00:00Z"),
-    writtenStatus,
     signal,
+    written,
   });
   const dropped: Array<DroppedKey<string>> = [];
   let settled: () => void = () => {};
@@ -57,14 +62,14 @@ function controllerQueue(maxRetries: number) {
     backoff: { initialMs: 1, maxMs: 1 },
     logger: createLogger({ level: "error" }),
     onDropped: async (d) => {
-      await reportReconcileFailure(d, deps(d.logger, stop.signal));
+      await reportReconcileFailure(d, facts(d.key), io(d.logger, stop.signal));
       dropped.push(d);
       settled();
     },
   });
   const done = queue.run(
     async (key, ctx) => {
-      const result = await reconcileSwh(key, deps(ctx.logger, ctx.signal));
+      const result = await reconcileSwh(facts(key), io(ctx.logger, ctx.signal));
       settled();
       return result;
     },
@@ -81,7 +86,8 @@ function controllerQueue(maxRetries: number) {
         queue.add("ns/web");
       }),
     /** The conditions the controller last wrote. */
-    conditions: (): Condition[] => writtenStatus.get("ns/web")?.status.conditions ?? [],
+    conditions: (): Condition[] =>
+      (written.current("ns/web", undefined) as ServiceWithHealthchecks | undefined)?.status?.conditions ?? [],
     stop: async () => {
       stop.abort();
       await done;

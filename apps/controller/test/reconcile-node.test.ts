@@ -1,16 +1,21 @@
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
-import { createLogger } from "@swh/kube";
+import { createLogger, WrittenObjects } from "@swh/kube";
+import { agentLeaseName } from "@swh/slice-writer";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import type { ControllerApi } from "../src/internal/controller-api.js";
+import type { ControllerApi, ReconcileIo } from "../src/internal/controller-api.js";
 import { createControllerMetrics } from "../src/internal/controller-metrics.js";
-import { type NodeReconcileDeps, reconcileNode } from "../src/internal/reconcile-node.js";
+import { type LeaderTerm, recordNodeReport } from "../src/internal/leader-term.js";
+import { type NodeFacts, reconcileNode } from "../src/internal/reconcile-node.js";
 import { aLease, aNode, aSlice } from "./builders.js";
 import { indexed } from "./indexed.js";
 
 const LONG = `worker-${"a".repeat(30)}.zone-b.cluster.example.internal`;
 
-/** A node world: what the caches hold, what a live GET answers, and the calls the reconcile makes. */
+/**
+ * A node world: what the caches hold, what a live GET answers, and the calls the reconcile makes. `reconcile`
+ * runs one reconcile over the facts read from it and records the reports in the term, as the node worker does.
+ */
 function world(opts: {
   cached?: V1Node;
   live: V1Node | undefined | Error;
@@ -41,39 +46,54 @@ function world(opts: {
       ? built
       : { ...built, metadata: { ...built.metadata, creationTimestamp: new Date(opts.sliceCreated) } };
   const slices = indexed([slice]);
-  const deps: NodeReconcileDeps = {
-    getNode: () => opts.cached,
-    getLease: (name) => (opts.lease?.metadata?.name === name ? opts.lease : undefined),
-    slicesOnNode: (n) => (n === node ? slices : []),
+  const term: LeaderTerm = {
+    since: new Date(opts.leadingSince ?? "2026-12-02T09:00:00Z"),
+    signal: new AbortController().signal,
+    writtenStatus: new WrittenObjects(),
     staleNodes: new Set(),
     notReadyNodes: new Set(),
-    enqueueSwh: () => {},
-    signal: new AbortController().signal,
+  };
+  const facts = (name: string): NodeFacts => ({
+    name,
+    node: opts.cached,
+    lease: opts.lease?.metadata?.name === agentLeaseName(name) ? opts.lease : undefined,
+    slices: name === node ? slices : [],
+    reported: { heartbeatStale: term.staleNodes.has(name), notReadyAgentAlive: term.notReadyNodes.has(name) },
+    leadingSince: term.since,
+    now: new Date("2026-12-02T10:10:00Z"),
+    notReadyGraceMs: 5 * 60_000,
+  });
+  const io = {
     api,
     events: { record: (_o, type, reason) => void recorded.push(`${type}/${reason}`) },
     metrics: createControllerMetrics(new Registry(), "test"),
     logger: createLogger({ level: "error" }),
-    now: () => new Date("2026-12-02T10:10:00Z"),
-    leadingSince: new Date(opts.leadingSince ?? "2026-12-02T09:00:00Z"),
-    notReadyGraceMs: 5 * 60_000,
+    signal: new AbortController().signal,
+  } satisfies ReconcileIo;
+  const requeued: string[] = [];
+  const reconcile = async (name: string) => {
+    const outcome = await reconcileNode(facts(name), io);
+    recordNodeReport(term, name, outcome.report);
+    requeued.push(...outcome.requeueSwhs);
+    return outcome.result;
   };
-  return { deps, calls, recorded, node };
+  return { reconcile, term, io, calls, recorded, requeued, node, swhKeys: slices.map((x) => x.swhKey) };
 }
 
 describe("reconcileNode", () => {
   it("deletes the slices of a Node missing from the cache only after a live GET answers 404", async () => {
     const w = world({ live: undefined, node: LONG });
-    await reconcileNode(LONG, w.deps);
+    await w.reconcile(LONG);
     expect(w.calls).toEqual([`get ${LONG}`, "delete s"]);
   });
 
   it("keeps the slices when the live GET fails or finds the Node (a cache behind is not proof)", async () => {
     const failed = world({ live: Object.assign(new Error("timeout"), { code: 503 }) });
-    expect(await reconcileNode("n1", failed.deps)).toEqual({ requeueAfterMs: expect.any(Number) });
+    expect(await failed.reconcile("n1")).toEqual({ requeueAfterMs: expect.any(Number) });
     expect(failed.calls).toEqual(["get n1"]);
 
     const found = world({ live: aNode("n1", "True"), lease: aLease("2026-12-02T10:09:50Z", 40) });
-    await reconcileNode("n1", found.deps);
+    await found.reconcile("n1");
     expect(found.calls).toEqual(["get n1"]);
   });
 
@@ -83,11 +103,11 @@ describe("reconcileNode", () => {
       live: undefined,
       lease: aLease("2026-12-02T10:09:50Z", 40),
     });
-    await reconcileNode("n1", w.deps);
+    await w.reconcile("n1");
     expect(w.calls).toEqual([]);
-    expect(w.deps.notReadyNodes).toEqual(new Set(["n1"]));
+    expect(w.term.notReadyNodes).toEqual(new Set(["n1"]));
     expect(w.recorded).toEqual(["Warning/NodeNotReadyAgentAlive"]);
-    expect(await w.deps.metrics.notReadyAgentAlive.get()).toMatchObject({
+    expect(await w.io.metrics.notReadyAgentAlive.get()).toMatchObject({
       values: [{ labels: { node: "n1" }, value: 1 }],
     });
   });
@@ -102,8 +122,8 @@ describe("reconcileNode", () => {
       lease: aLease("2026-12-02T10:09:50Z", 40, node),
       node,
     });
-    await reconcileNode(node, w.deps);
-    expect(w.deps.staleNodes).toEqual(new Set());
+    await w.reconcile(node);
+    expect(w.term.staleNodes).toEqual(new Set());
     const impostor = world({
       cached: aNode("n1", "True"),
       live: undefined,
@@ -113,8 +133,8 @@ describe("reconcileNode", () => {
         return { ...lease, spec: { ...lease.spec, holderIdentity: "n2" } };
       })(),
     });
-    await reconcileNode("n1", impostor.deps);
-    expect(impostor.deps.staleNodes).toEqual(new Set(["n1"]));
+    await impostor.reconcile("n1");
+    expect(impostor.term.staleNodes).toEqual(new Set(["n1"]));
   });
 
   it.each([
@@ -135,8 +155,17 @@ describe("reconcileNode", () => {
     "reports a node without a heartbeat Lease as stale only after a Lease duration: %s",
     async (_name, since, stale, result) => {
       const w = world({ cached: aNode("n1", "True"), live: undefined, ...since });
-      expect(await reconcileNode("n1", w.deps)).toEqual(result);
-      expect(w.deps.staleNodes).toEqual(new Set(stale));
+      expect(await w.reconcile("n1")).toEqual(result);
+      expect(w.term.staleNodes).toEqual(new Set(stale));
     },
   );
+
+  it("asks for its SWHs' reconciles when a report changes, and not again while it stays", async () => {
+    const w = world({ cached: aNode("n1", "True"), live: undefined, sliceCreated: "2026-12-02T10:09:00Z" });
+    await w.reconcile("n1");
+    expect(w.term.staleNodes).toEqual(new Set(["n1"]));
+    expect(w.requeued).toEqual(w.swhKeys);
+    await w.reconcile("n1");
+    expect(w.requeued).toEqual(w.swhKeys);
+  });
 });

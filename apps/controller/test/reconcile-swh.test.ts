@@ -1,10 +1,10 @@
-import type { V1Service } from "@kubernetes/client-node";
-import { createLogger, TerminalError } from "@swh/kube";
+import type { KubernetesObject, V1Service } from "@kubernetes/client-node";
+import { createLogger, TerminalError, WrittenObjects } from "@swh/kube";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { ControllerApi } from "../src/internal/controller-api.js";
 import { createControllerMetrics } from "../src/internal/controller-metrics.js";
-import { reconcileSwh, type SwhReconcileDeps } from "../src/internal/reconcile-swh.js";
+import { reconcileSwh, type SwhFacts, type SwhIo } from "../src/internal/reconcile-swh.js";
 import { aSlice, aStoredService, aSwh } from "./builders.js";
 import { indexed } from "./indexed.js";
 
@@ -35,27 +35,38 @@ function fakeApi(fail?: { code: number; message: string }) {
   return { api, calls };
 }
 
-function deps(
-  over: Partial<SwhReconcileDeps> & { api: ControllerApi },
-): SwhReconcileDeps & { recorded: string[] } {
+/** What the SWH `ns/web` reconcile reads, and its I/O with a fresh status overlay; `over` replaces parts. */
+function deps(over: Partial<SwhFacts> & Partial<SwhIo> & { api: ControllerApi }): {
+  facts: SwhFacts;
+  io: SwhIo;
+  recorded: string[];
+} {
   const recorded: string[] = [];
+  const { api, signal, written, ...facts } = over;
   return {
-    getSwh: () => aSwh({}, { resourceVersion: "7" }),
-    getService: () => undefined,
-    slicesOf: () => [],
-    staleNodes: () => new Set(),
-    events: {
-      record: (_obj, type, reason) => {
-        recorded.push(`${type}/${reason}`);
-      },
+    facts: {
+      key: "ns/web",
+      swh: aSwh({}, { resourceVersion: "7" }),
+      service: undefined,
+      slices: [],
+      staleNodes: new Set(),
+      notReadyNodes: new Set(),
+      now: new Date("2026-12-02T10:00:00Z"),
+      ...facts,
     },
-    metrics: createControllerMetrics(new Registry(), "test"),
-    logger: createLogger({ level: "error" }),
-    now: () => new Date("2026-12-02T10:00:00Z"),
-    writtenStatus: new Map(),
-    signal: new AbortController().signal,
+    io: {
+      api,
+      events: {
+        record: (_obj, type, reason) => {
+          recorded.push(`${type}/${reason}`);
+        },
+      },
+      metrics: createControllerMetrics(new Registry(), "test"),
+      logger: createLogger({ level: "error" }),
+      signal: signal ?? new AbortController().signal,
+      written: written ?? new WrittenObjects<KubernetesObject>(),
+    },
     recorded,
-    ...over,
   };
 }
 
@@ -63,7 +74,7 @@ describe("reconcileSwh", () => {
   it("creates the missing Service, patches status once and records one Event", async () => {
     const { api, calls } = fakeApi();
     const d = deps({ api });
-    await reconcileSwh("ns/web", d);
+    await reconcileSwh(d.facts, d.io);
     expect(calls.map((c) => c.op)).toEqual(["createService", "patchStatus"]);
     // The first conditions are in the status; Events are for what happened (the Service) and later transitions.
     expect(d.recorded).toEqual(["Normal/ServiceCreated"]);
@@ -71,11 +82,10 @@ describe("reconcileSwh", () => {
     // The informer now has the Service but not yet our status (same SWH resourceVersion): nothing to write again.
     const created = calls[0]?.arg as V1Service;
     const again = fakeApi();
-    await reconcileSwh("ns/web", {
-      ...d,
-      api: again.api,
-      getService: () => ({ ...created, spec: { ...created.spec, clusterIP: "10.96.0.10" } }),
-    });
+    await reconcileSwh(
+      { ...d.facts, service: { ...created, spec: { ...created.spec, clusterIP: "10.96.0.10" } } },
+      { ...d.io, api: again.api },
+    );
     expect(again.calls).toEqual([]);
   });
 
@@ -83,26 +93,31 @@ describe("reconcileSwh", () => {
     const first = fakeApi();
     const service = aStoredService();
     const slices = indexed([aSlice({ endpoints: [{ address: "10.244.1.1" }] })]);
-    const d = deps({ api: first.api, getService: () => service, slicesOf: () => slices });
-    await reconcileSwh("ns/web", d);
+    const d = deps({ api: first.api, service, slices });
+    await reconcileSwh(d.facts, d.io);
     const patch = first.calls.find((c) => c.op === "patchStatus")?.arg as { patch: object };
     const stored = aSwh({}, { resourceVersion: "8" }, patch.patch as never);
 
     const second = fakeApi();
-    await reconcileSwh("ns/web", { ...d, api: second.api, getSwh: () => stored, writtenStatus: new Map() });
+    await reconcileSwh(
+      { ...d.facts, swh: stored },
+      { ...d.io, api: second.api, written: new WrittenObjects<KubernetesObject>() },
+    );
     expect(second.calls).toEqual([]);
   });
 
   it("requeues on a conflict without touching status", async () => {
     const { api, calls } = fakeApi({ code: 409, message: "already exists" });
-    const result = await reconcileSwh("ns/web", deps({ api }));
+    const d = deps({ api });
+    const result = await reconcileSwh(d.facts, d.io);
     expect(result).toEqual({ requeueAfterMs: 500 });
     expect(calls.map((c) => c.op)).toEqual(["createService"]);
   });
 
   it("reports a refused write in status, then fails for a retry", async () => {
     const { api, calls } = fakeApi({ code: 422, message: "spec.loadBalancerSourceRanges: Forbidden" });
-    await expect(reconcileSwh("ns/web", deps({ api }))).rejects.toThrow(/Forbidden/);
+    const d = deps({ api });
+    await expect(reconcileSwh(d.facts, d.io)).rejects.toThrow(/Forbidden/);
     const patch = calls.find((c) => c.op === "patchStatus")?.arg as {
       patch: { conditions: { type: string; reason: string; message: string }[] };
     };
@@ -114,26 +129,25 @@ describe("reconcileSwh", () => {
 
   it("does nothing for a deleted SWH (the garbage collector removes its children)", async () => {
     const { api, calls } = fakeApi();
-    await reconcileSwh("ns/web", deps({ api, getSwh: () => undefined }));
+    const d = deps({ api, swh: undefined });
+    await reconcileSwh(d.facts, d.io);
     expect(calls).toEqual([]);
   });
 
   it("computes the status patch over the version it read, then over the version its own patch produced", async () => {
     const { api, calls } = fakeApi();
     const d = deps({ api });
-    await reconcileSwh("ns/web", d);
+    await reconcileSwh(d.facts, d.io);
     expect(calls.find((c) => c.op === "patchStatus")?.arg).toMatchObject({ resourceVersion: "7" });
 
     // The informer still holds version 7 while the Service arrived: the next patch builds on our version 8.
     const created = calls[0]?.arg as V1Service;
     const again = fakeApi();
     const slices = indexed([aSlice({ endpoints: [{ address: "10.244.1.1" }] })]);
-    await reconcileSwh("ns/web", {
-      ...d,
-      api: again.api,
-      getService: () => ({ ...created, spec: { ...created.spec, clusterIP: "10.96.0.10" } }),
-      slicesOf: () => slices,
-    });
+    await reconcileSwh(
+      { ...d.facts, service: { ...created, spec: { ...created.spec, clusterIP: "10.96.0.10" } }, slices },
+      { ...d.io, api: again.api },
+    );
     expect(again.calls.find((c) => c.op === "patchStatus")?.arg).toMatchObject({ resourceVersion: "8" });
   });
 
@@ -141,10 +155,10 @@ describe("reconcileSwh", () => {
     const { api } = fakeApi();
     const conflict = Object.assign(new Error("the object has been modified"), { code: 409 });
     const d = deps({ api: { ...api, patchStatus: async () => Promise.reject(conflict) } });
-    const result = await reconcileSwh("ns/web", d);
+    const result = await reconcileSwh(d.facts, d.io);
     expect(result).toEqual({ requeueAfterMs: 500 });
     expect(d.recorded).toEqual(["Normal/ServiceCreated"]);
-    expect(d.writtenStatus.size).toBe(0);
+    expect(d.io.written.current("ns/web", undefined)).toBeUndefined();
   });
 
   it("abandons an in-flight write the moment leadership ends, and writes nothing after it", async () => {
@@ -164,7 +178,8 @@ describe("reconcileSwh", () => {
         return "8";
       },
     };
-    const running = reconcileSwh("ns/web", deps({ api, signal: term.signal }));
+    const d = deps({ api, signal: term.signal });
+    const running = reconcileSwh(d.facts, d.io);
     await Promise.resolve();
     term.abort(new Error("lost leadership"));
     await expect(running).rejects.toThrow("lost leadership");
@@ -178,9 +193,9 @@ describe("reconcileSwh", () => {
     "gives a malformed stored SWH an InvalidSpec status naming %s, leaves its Service and does not retry",
     async (field, spec) => {
       const { api, calls } = fakeApi();
-      const d = deps({ api, getSwh: () => aSwh(spec as never, { resourceVersion: "7" }) });
+      const d = deps({ api, swh: aSwh(spec as never, { resourceVersion: "7" }) });
       // A TerminalError: the queue does not retry it until the SWH changes.
-      await expect(reconcileSwh("ns/web", d)).rejects.toThrow(TerminalError);
+      await expect(reconcileSwh(d.facts, d.io)).rejects.toThrow(TerminalError);
       expect(calls.map((c) => c.op).filter((op) => op !== "createService")).toEqual(["patchStatus"]);
       const patch = calls.find((c) => c.op === "patchStatus")?.arg as {
         patch: { conditions: { type: string; status: string; reason: string; message: string }[] };
@@ -198,9 +213,9 @@ describe("reconcileSwh", () => {
     const probes = [{ mode: "GRPC", grpc: { targetPort: 50051 } }];
     const d = deps({
       api,
-      getSwh: () => aSwh({ healthcheck: { probes } } as never, { resourceVersion: "7" }),
+      swh: aSwh({ healthcheck: { probes } } as never, { resourceVersion: "7" }),
     });
-    await reconcileSwh("ns/web", d);
+    await reconcileSwh(d.facts, d.io);
     const patch = calls.find((c) => c.op === "patchStatus")?.arg as {
       patch: { conditions: { type: string; status: string; message: string }[] };
     };
@@ -214,9 +229,9 @@ describe("reconcileSwh", () => {
     const probes = [{ mode: "UDP", udp: { port: 8080 } }];
     const d = deps({
       api,
-      getSwh: () => aSwh({ healthcheck: { probes } } as never, { resourceVersion: "7" }),
+      swh: aSwh({ healthcheck: { probes } } as never, { resourceVersion: "7" }),
     });
-    await reconcileSwh("ns/web", d);
+    await reconcileSwh(d.facts, d.io);
     const patch = calls.find((c) => c.op === "patchStatus")?.arg as {
       patch: { conditions: { type: string; status: string; message: string }[] };
     };

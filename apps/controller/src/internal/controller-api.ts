@@ -1,15 +1,31 @@
 /**
- * The API writes the controller makes, behind a small interface so reconcilers receive them as a dependency.
- * Every write names our field manager; the status is changed with a JSON merge patch on the status subresource.
+ * The I/O of a reconcile: the API writes the controller makes (behind a small interface, so reconciles receive
+ * them as a dependency), where Events go, the metrics, the run's logger and its signal. Every write names our
+ * field manager; the status is changed with a JSON merge patch on the status subresource.
  */
 import type { KubeConfig, V1Node, V1Service } from "@kubernetes/client-node";
-import { FIELD_MANAGER_CONTROLLER, GROUP, PLURAL, VERSION } from "@swh/crd-types";
-import { createJsonClient, httpStatusOf } from "@swh/kube";
+import {
+  type ConditionReason,
+  type EventReason,
+  FIELD_MANAGER_CONTROLLER,
+  GROUP,
+  PLURAL,
+  VERSION,
+} from "@swh/crd-types";
+import {
+  createJsonClient,
+  type EventSubject,
+  type EventType,
+  httpStatusOf,
+  type JsonRequest,
+  type Logger,
+} from "@swh/kube";
+import type { ControllerMetrics } from "./controller-metrics.js";
 
 /**
- * Writes of the controller. Each rejects with the API error (read its status with `@swh/kube`'s `httpStatusOf`), and with an abort error once
- * `signal` aborts: a reconcile passes its leadership term's signal (plus a timeout), so a replica that lost the
- * Lease has no write still under way when a successor starts.
+ * Writes of the controller. Each rejects with the API error (read its status with `@swh/kube`'s `httpStatusOf`),
+ * and with an abort error once `signal` aborts: a reconcile passes its leadership term's signal (plus a timeout),
+ * so a replica that lost the Lease has no write still under way when a successor starts.
  */
 export interface ControllerApi {
   createService(service: V1Service, signal?: AbortSignal): Promise<V1Service>;
@@ -34,6 +50,30 @@ export interface ControllerApi {
   readNode(name: string): Promise<V1Node | undefined>;
 }
 
+/** Where Events go; `@swh/kube`'s EventRecorder fits. Reasons are ours, from `@swh/crd-types`. */
+export interface EventRecorderLike {
+  record(
+    subject: EventSubject,
+    type: EventType,
+    reason: EventReason | ConditionReason,
+    message: string,
+  ): void;
+}
+
+/** What a reconcile talks to besides the data it was given. */
+export interface ReconcileIo {
+  api: ControllerApi;
+  events: EventRecorderLike;
+  metrics: ControllerMetrics;
+  /** The run's logger (the queue's: its lines carry the run's `reconcileID`). */
+  logger: Logger;
+  /**
+   * Aborted the moment this replica stops leading, and for a run of the queue when it exceeds its deadline
+   * (ADR 0022); every write carries it (`termWriteSignal`).
+   */
+  signal: AbortSignal;
+}
+
 /** How long a live GET of a Node may take before it counts as failed (the slices are kept then). */
 const READ_NODE_TIMEOUT_MS = 10_000;
 
@@ -55,66 +95,54 @@ export function termWriteSignal(term: AbortSignal): AbortSignal {
  */
 export function createControllerApi(kubeConfig: KubeConfig): ControllerApi {
   const api = createJsonClient(kubeConfig);
-  const fieldManager = { fieldManager: FIELD_MANAGER_CONTROLLER };
+  const send = <T>(req: JsonRequest, signal: AbortSignal | undefined) =>
+    api.request<T>(signal === undefined ? req : { ...req, signal });
+  const query = { fieldManager: FIELD_MANAGER_CONTROLLER };
   const services = (namespace: string) => `/api/v1/namespaces/${encodeURIComponent(namespace)}/services`;
   return {
     createService: (service, signal) =>
-      api.request<V1Service>({
-        method: "POST",
-        path: services(service.metadata?.namespace ?? ""),
-        query: fieldManager,
-        body: service,
-        ...(signal === undefined ? {} : { signal }),
-      }),
-    replaceService: (service, signal) =>
-      api.request<V1Service>({
-        method: "PUT",
-        path: `${services(service.metadata?.namespace ?? "")}/${encodeURIComponent(service.metadata?.name ?? "")}`,
-        query: fieldManager,
-        body: service,
-        ...(signal === undefined ? {} : { signal }),
-      }),
+      send<V1Service>(
+        { method: "POST", path: services(service.metadata?.namespace ?? ""), query, body: service },
+        signal,
+      ),
+    replaceService: (service, signal) => {
+      const path = `${services(service.metadata?.namespace ?? "")}/${encodeURIComponent(service.metadata?.name ?? "")}`;
+      return send<V1Service>({ method: "PUT", path, query, body: service }, signal);
+    },
     patchStatus: async ({ namespace, name, resourceVersion }, statusPatch, signal) => {
       // A resourceVersion in a merge patch is a precondition: the API server answers 409 when it moved on.
-      const updated = await api.request<{ metadata?: { resourceVersion?: string } }>({
-        method: "PATCH",
-        path: `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(namespace)}/${PLURAL}/${encodeURIComponent(name)}/status`,
-        query: fieldManager,
-        body: {
-          ...(resourceVersion === undefined ? {} : { metadata: { resourceVersion } }),
-          status: statusPatch,
+      const metadata = resourceVersion === undefined ? {} : { metadata: { resourceVersion } };
+      const updated = await send<{ metadata?: { resourceVersion?: string } }>(
+        {
+          method: "PATCH",
+          path: `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(namespace)}/${PLURAL}/${encodeURIComponent(name)}/status`,
+          query,
+          body: { ...metadata, status: statusPatch },
+          contentType: "application/merge-patch+json",
         },
-        contentType: "application/merge-patch+json",
-        ...(signal === undefined ? {} : { signal }),
-      });
+        signal,
+      );
       return updated.metadata?.resourceVersion;
     },
     deleteSlice: async (namespace, name, uid, signal) => {
-      try {
-        await api.request({
-          method: "DELETE",
-          path: `/apis/discovery.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/endpointslices/${encodeURIComponent(name)}`,
-          ...(uid === undefined ? {} : { body: { preconditions: { uid } } }),
-          ...(signal === undefined ? {} : { signal }),
-        });
-      } catch (err) {
-        // 404: already gone; 409: the precondition failed, i.e. a new slice of that name replaced it.
-        const status = httpStatusOf(err);
-        if (status !== 404 && status !== 409) throw err;
-      }
+      const path = `/apis/discovery.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/endpointslices/${encodeURIComponent(name)}`;
+      const preconditions = uid === undefined ? {} : { body: { preconditions: { uid } } };
+      // 404: already gone; 409: the precondition failed, i.e. a new slice of that name replaced it.
+      await send({ method: "DELETE", path, ...preconditions }, signal).catch(unless(404, 409));
     },
-    readNode: async (name) => {
-      try {
-        return await api.request<V1Node>({
-          method: "GET",
-          path: `/api/v1/nodes/${encodeURIComponent(name)}`,
-          // The node queue runs one key at a time: a hanging GET must not hold every other node.
-          signal: AbortSignal.timeout(READ_NODE_TIMEOUT_MS),
-        });
-      } catch (err) {
-        if (httpStatusOf(err) === 404) return undefined;
-        throw err;
-      }
-    },
+    // The node queue runs one key at a time: a hanging GET must not hold every other node.
+    readNode: (name) =>
+      send<V1Node | undefined>(
+        { method: "GET", path: `/api/v1/nodes/${encodeURIComponent(name)}` },
+        AbortSignal.timeout(READ_NODE_TIMEOUT_MS),
+      ).catch(unless(404)),
+  };
+}
+
+/** A rejection handler that resolves with undefined for the given HTTP statuses and rethrows anything else. */
+function unless(...statuses: number[]): (err: unknown) => undefined {
+  return (err) => {
+    if (statuses.includes(httpStatusOf(err) ?? 0)) return undefined;
+    throw err;
   };
 }

@@ -57,3 +57,10 @@ export function createControllerMetrics(registry: Registry, version: string): Co
   metrics.buildInfo.set({ component: "controller", version }, 1);
   return metrics;
 }
+
+/** Clears the series only a leader reports: swh_service_endpoints and the two node gauges. */
+export function clearLeaderOnlyMetrics(metrics: ControllerMetrics): void {
+  metrics.serviceEndpoints.reset();
+  metrics.heartbeatStale.reset();
+  metrics.notReadyAgentAlive.reset();
+}

@@ -1,141 +1,157 @@
 /**
- * One reconcile of one node (key = the node's full name): delete the slices of a deleted (confirmed by a live
- * GET) or long-NotReady node whose agent is silent, and track what is reported about it — a stale agent heartbeat
- * on a Ready node, or a NotReady node whose agent is alive (SWH status, `swh_agent_heartbeat_stale`,
- * `swh_node_not_ready_agent_alive`, an Event on the Node). The decision itself is `planNodeCleanup` (pure).
+ * One reconcile of one node (key = the node's full name), in order: read (`readNodeFacts`: the Node, its agent's
+ * heartbeat Lease and its slices from the caches, what the term reported so far) → decide (`planNodeCleanup`,
+ * pure; again with a live GET when the cache says the Node is gone) → write (delete the slices of a deleted or
+ * long-NotReady node whose agent is silent) → report (`swh_agent_heartbeat_stale`,
+ * `swh_node_not_ready_agent_alive`, a Warning Event on the Node, log lines). The new reports and the SWHs whose
+ * status they change are returned; the worker hands them to the term and the SWH queue.
  */
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
 import { EVENT_REASONS, toMillis } from "@swh/crd-types";
-import { describeApiError, type Logger, type WorkResult } from "@swh/kube";
+import { describeApiError, type WorkResult } from "@swh/kube";
 import {
   agentLeaseName,
   agentLeaseNode,
   type IndexedSlice,
   type LiveNode,
+  type NodeDecision,
   planNodeCleanup,
 } from "@swh/slice-writer";
-import { type ControllerApi, termWriteSignal } from "./controller-api.js";
-import type { ControllerMetrics } from "./controller-metrics.js";
-import type { EventRecorderLike } from "./reconcile-swh.js";
+import { type ControllerApi, type ReconcileIo, termWriteSignal } from "./controller-api.js";
+import type { ControllerCaches } from "./informers.js";
+import type { LeaderTerm, NodeReport } from "./leader-term.js";
 
-/** What a node reconcile reads and writes. */
-export interface NodeReconcileDeps {
-  getNode(name: string): Readonly<V1Node> | undefined;
-  /** The Lease `name` in the install namespace, from the cache. */
-  getLease(name: string): Readonly<V1Lease> | undefined;
-  slicesOnNode(node: string): readonly IndexedSlice[];
-  /** The set of nodes currently reported stale; this reconcile updates it. */
-  staleNodes: Set<string>;
-  /** The set of NotReady nodes whose slices are kept because their agent is alive; this reconcile updates it. */
-  notReadyNodes: Set<string>;
-  /** Asks for a reconcile of the SWH `namespace/name` (its status depends on the two sets). */
-  enqueueSwh(key: string): void;
-  api: ControllerApi;
-  events: EventRecorderLike;
-  metrics: ControllerMetrics;
-  logger: Logger;
-  now(): Date;
-  /** When this replica started leading: before then it had no evidence about any heartbeat. */
+/** What one node reconcile reads, as plain data. */
+export interface NodeFacts {
+  name: string;
+  /** The Node in the cache (undefined: the cache does not have it). */
+  node: Readonly<V1Node> | undefined;
+  /** The Lease named after the node's heartbeat, from the cache (its holder is checked here). */
+  lease: Readonly<V1Lease> | undefined;
+  /** Our slices that name this node. */
+  slices: readonly IndexedSlice[];
+  /** What this term reported about the node so far. */
+  reported: NodeReport;
+  /** When this term started: before then it had no evidence about any heartbeat. */
   leadingSince: Date;
+  now: Date;
   notReadyGraceMs: number;
-  /**
-   * Aborted the moment this replica stops leading or the run exceeds its deadline (the queue's, ADR 0022); every
-   * delete carries it.
-   */
-  signal: AbortSignal;
 }
 
-/** Reconciles node `name`; returns when to look again if time alone can change the decision. */
-export async function reconcileNode(name: string, deps: NodeReconcileDeps): Promise<WorkResult> {
-  let node = deps.getNode(name);
-  const slices = deps.slicesOnNode(name);
-  const cached = deps.getLease(agentLeaseName(name));
-  const facts = {
-    node,
-    // A Lease whose holder is another node (a hash collision, a hand edit) is not this node's heartbeat.
-    lease: cached !== undefined && agentLeaseNode(cached) === name ? cached : undefined,
-    hasSlices: slices.length > 0,
-    heartbeatDueSince: heartbeatDueSince(deps.leadingSince, slices),
-    newestSliceCreated: newestSliceCreated(slices),
-    now: deps.now(),
-    notReadyGraceMs: deps.notReadyGraceMs,
+/** What a node reconcile established: its reports, the SWHs to reconcile because they changed, and when to look again. */
+export interface NodeOutcome {
+  report: NodeReport;
+  requeueSwhs: string[];
+  result: WorkResult;
+}
+
+/** Reads what a reconcile of node `name` needs; `namespace` is the install namespace (the heartbeat Leases). */
+export function readNodeFacts(
+  name: string,
+  caches: ControllerCaches,
+  term: LeaderTerm,
+  settings: { namespace: string; nodeNotReadyGraceMs: number },
+): NodeFacts {
+  return {
+    name,
+    node: caches.nodes.get(name),
+    lease: caches.leases.get(agentLeaseName(name), settings.namespace),
+    slices: caches.index.forNode(name),
+    reported: { heartbeatStale: term.staleNodes.has(name), notReadyAgentAlive: term.notReadyNodes.has(name) },
+    leadingSince: term.since,
+    now: new Date(),
+    notReadyGraceMs: settings.nodeNotReadyGraceMs,
   };
-  let decision = planNodeCleanup(facts);
+}
+
+/** Reconciles one node; its `result` says when to look again if time alone can change the decision. */
+export async function reconcileNode(facts: NodeFacts, io: ReconcileIo): Promise<NodeOutcome> {
+  const { name, slices } = facts;
+  const created = slices
+    .map(({ slice }) => toMillis(slice.metadata?.creationTimestamp))
+    .filter((ms): ms is number => ms !== undefined);
+  const planned = {
+    node: facts.node,
+    // A Lease whose holder is another node (a hash collision, a hand edit) is not this node's heartbeat.
+    lease: facts.lease !== undefined && agentLeaseNode(facts.lease) === name ? facts.lease : undefined,
+    hasSlices: slices.length > 0,
+    // The later of the term's start and the oldest slice: its agent's first write, made at about the time of
+    // its first heartbeat.
+    heartbeatDueSince: new Date(
+      Math.max(facts.leadingSince.getTime(), created.length === 0 ? 0 : Math.min(...created)),
+    ),
+    newestSliceCreated: created.length === 0 ? undefined : new Date(Math.max(...created)),
+    now: facts.now,
+    notReadyGraceMs: facts.notReadyGraceMs,
+  };
+  let node = facts.node;
+  let decision: NodeDecision = planNodeCleanup(planned);
   if (decision.confirmWithLiveGet) {
-    const live = await readLive(name, deps.api);
+    const live = await readLive(name, io.api);
     if (live.outcome === "Found") node = live.node;
     if (live.outcome === "Failed")
-      deps.logger.warn("could not confirm that a Node is gone; keeping its slices", {
+      io.logger.warn("could not confirm that a Node is gone; keeping its slices", {
         node: name,
         err: live.message,
       });
-    decision = planNodeCleanup({ ...facts, live });
-  }
-
-  const swhKeys = () => new Set(slices.map((s) => s.swhKey));
-  const wasStale = deps.staleNodes.has(name);
-  if (decision.heartbeatStale) deps.staleNodes.add(name);
-  else deps.staleNodes.delete(name);
-  const wasNotReady = deps.notReadyNodes.has(name);
-  if (decision.notReadyAgentAlive) deps.notReadyNodes.add(name);
-  else deps.notReadyNodes.delete(name);
-  if (node === undefined) {
-    deps.metrics.heartbeatStale.remove({ node: name });
-    deps.metrics.notReadyAgentAlive.remove({ node: name });
-  } else {
-    deps.metrics.heartbeatStale.set({ node: name }, decision.heartbeatStale ? 1 : 0);
-    deps.metrics.notReadyAgentAlive.set({ node: name }, decision.notReadyAgentAlive ? 1 : 0);
-  }
-  if (wasStale !== decision.heartbeatStale) {
-    deps.logger.warn(
-      decision.heartbeatStale ? "agent heartbeat stale; keeping its slices" : "agent heartbeat fresh again",
-      { node: name },
-    );
-    for (const key of swhKeys()) deps.enqueueSwh(key);
-  }
-  if (wasNotReady !== decision.notReadyAgentAlive) {
-    if (decision.notReadyAgentAlive && node !== undefined) {
-      const message =
-        "Node is NotReady beyond the grace but its agent renews its heartbeat: its slices are kept";
-      deps.logger.warn(message, { node: name });
-      deps.events.record(
-        { apiVersion: "v1", kind: "Node", name, namespace: "", uid: node.metadata?.uid ?? "" },
-        "Warning",
-        EVENT_REASONS.nodeNotReadyAgentAlive,
-        message,
-      );
-    }
-    for (const key of swhKeys()) deps.enqueueSwh(key);
+    decision = planNodeCleanup({ ...planned, live });
   }
 
   if (decision.deleteSlices !== false) {
-    deps.logger.info("deleting the slices of a node", {
+    io.logger.info("deleting the slices of a node", {
       node: name,
       why: decision.deleteSlices,
       slices: slices.length,
     });
     for (const { slice } of slices) {
-      await deps.api.deleteSlice(
-        slice.metadata?.namespace ?? "",
-        slice.metadata?.name ?? "",
-        slice.metadata?.uid,
-        termWriteSignal(deps.signal),
-      );
+      const { namespace = "", name: sliceName = "", uid } = slice.metadata ?? {};
+      await io.api.deleteSlice(namespace, sliceName, uid, termWriteSignal(io.signal));
     }
   }
-  return decision.recheckAfterMs === undefined
-    ? undefined
-    : { requeueAfterMs: decision.recheckAfterMs + 1_000 };
+
+  const report = { heartbeatStale: decision.heartbeatStale, notReadyAgentAlive: decision.notReadyAgentAlive };
+  reportNode(name, node, facts.reported, report, io);
+  const changed =
+    facts.reported.heartbeatStale !== report.heartbeatStale ||
+    facts.reported.notReadyAgentAlive !== report.notReadyAgentAlive;
+  return {
+    report,
+    // Their status shows both reports (`AgentsReporting`).
+    requeueSwhs: changed ? [...new Set(slices.map((s) => s.swhKey))] : [],
+    result:
+      decision.recheckAfterMs === undefined ? undefined : { requeueAfterMs: decision.recheckAfterMs + 1_000 },
+  };
 }
 
-/**
- * The later of `leadingSince` and the creation of the node's oldest slice: its agent's first write, which it makes
- * at about the time of its first heartbeat.
- */
-function heartbeatDueSince(leadingSince: Date, slices: readonly IndexedSlice[]): Date {
-  const created = sliceCreationTimes(slices);
-  const firstSlice = created.length === 0 ? undefined : Math.min(...created);
-  return new Date(Math.max(leadingSince.getTime(), firstSlice ?? 0));
+/** Sets the node's gauges (removed with the Node), and logs and records a Warning Event for a changed report. */
+function reportNode(
+  name: string,
+  node: Readonly<V1Node> | undefined,
+  was: NodeReport,
+  now: NodeReport,
+  io: ReconcileIo,
+): void {
+  if (node === undefined) {
+    io.metrics.heartbeatStale.remove({ node: name });
+    io.metrics.notReadyAgentAlive.remove({ node: name });
+  } else {
+    io.metrics.heartbeatStale.set({ node: name }, now.heartbeatStale ? 1 : 0);
+    io.metrics.notReadyAgentAlive.set({ node: name }, now.notReadyAgentAlive ? 1 : 0);
+  }
+  if (was.heartbeatStale !== now.heartbeatStale)
+    io.logger.warn(
+      now.heartbeatStale ? "agent heartbeat stale; keeping its slices" : "agent heartbeat fresh again",
+      {
+        node: name,
+      },
+    );
+  if (!was.notReadyAgentAlive && now.notReadyAgentAlive && node !== undefined) {
+    const message =
+      "Node is NotReady beyond the grace but its agent renews its heartbeat: its slices are kept";
+    io.logger.warn(message, { node: name });
+    const subject = { apiVersion: "v1", kind: "Node", name, namespace: "", uid: node.metadata?.uid ?? "" };
+    io.events.record(subject, "Warning", EVENT_REASONS.nodeNotReadyAgentAlive, message);
+  }
 }
 
 /** GETs the Node from the API server; a 404 is the only `NotFound`, any other failure is `Failed`. */
@@ -146,17 +162,4 @@ async function readLive(name: string, api: ControllerApi): Promise<LiveNode> {
   } catch (err) {
     return { outcome: "Failed", message: describeApiError(err) };
   }
-}
-
-/** The creation times (ms since the epoch) of `slices`, where they have one. */
-function sliceCreationTimes(slices: readonly IndexedSlice[]): number[] {
-  return slices
-    .map(({ slice }) => toMillis(slice.metadata?.creationTimestamp))
-    .filter((ms): ms is number => ms !== undefined);
-}
-
-/** When the newest of `slices` was created (undefined: none says). */
-function newestSliceCreated(slices: readonly IndexedSlice[]): Date | undefined {
-  const created = sliceCreationTimes(slices);
-  return created.length === 0 ? undefined : new Date(Math.max(...created));
 }

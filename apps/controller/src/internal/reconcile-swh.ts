@@ -1,18 +1,19 @@
 /**
- * One level-based reconcile of one SWH (key `namespace/name`): bring the child Service in sync, then compute the
- * status from the Service and the agents' slices and patch it only when it changed; Events for condition
- * changes. Reads come from informer caches (never mutated), writes go through `ControllerApi`.
+ * One level-based reconcile of one SWH (key `namespace/name`), in order: read (`readSwhFacts`: plain data from
+ * the informer caches and the term; the status this term wrote and the informer has not delivered yet laid over
+ * the cached SWH) → decide (`planService`) → write the child Service → decide (`computeStatus`) → write the status,
+ * only when it changed (`sameStatus`), over the resourceVersion it was computed from → report (Events for what
+ * happened and for condition changes, the endpoint gauge). Cached objects are never mutated.
  */
-import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
+import type { KubernetesObject, V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import { mergePatch, planService, type ServicePlan } from "@swh/aggregation";
 import {
   CONDITION_REASONS,
-  type ConditionReason,
   describeUnprocessableSpec,
   EVENT_REASONS,
-  type EventReason,
   isControlledBy,
   isControllerRefTo,
+  objectKey,
   SERVICE_PROBLEMS,
   type ServiceWithHealthchecks,
   splitObjectKey,
@@ -20,10 +21,11 @@ import {
 import {
   type DroppedKey,
   describeApiError,
+  type EventSubject,
   httpStatusOf,
-  type Logger,
   TerminalError,
   type WorkResult,
+  type WrittenObjects,
 } from "@swh/kube";
 import {
   type ControllerStatus,
@@ -36,60 +38,29 @@ import {
   statusEvents,
   withReconcileFailed,
 } from "@swh/slice-writer";
-import { type ControllerApi, termWriteSignal } from "./controller-api.js";
-import type { ControllerMetrics } from "./controller-metrics.js";
+import { type ReconcileIo, termWriteSignal } from "./controller-api.js";
+import type { ControllerCaches } from "./informers.js";
+import type { LeaderTerm } from "./leader-term.js";
 
-/** Where Events go; `@swh/kube`'s EventRecorder fits. */
-export interface EventRecorderLike {
-  record(
-    obj: { apiVersion: string; kind: string; name: string; namespace: string; uid: string },
-    type: "Normal" | "Warning",
-    reason: EventReason | ConditionReason,
-    message: string,
-  ): void;
+/** What one SWH reconcile reads, as plain data. */
+export interface SwhFacts {
+  key: string;
+  /** The SWH as the informer has it; undefined when it is gone. */
+  swh: Readonly<ServiceWithHealthchecks> | undefined;
+  /** The Service of the same name, from the cache. */
+  service: Readonly<V1Service> | undefined;
+  /** The slices that name this SWH (the index's). */
+  slices: readonly IndexedSlice[];
+  /** Nodes whose agent heartbeat is stale, and NotReady nodes whose agent is alive (see `reconcileNode`). */
+  staleNodes: ReadonlySet<string>;
+  notReadyNodes: ReadonlySet<string>;
+  now: Date;
 }
 
-/** What a reconcile reads and writes. */
-export interface SwhReconcileDeps {
-  getSwh(namespace: string, name: string): Readonly<ServiceWithHealthchecks> | undefined;
-  getService(namespace: string, name: string): Readonly<V1Service> | undefined;
-  slicesOf(swhKey: string): readonly IndexedSlice[];
-  staleNodes(): ReadonlySet<string>;
-  /** NotReady nodes whose slices are kept because their agent is alive (see `reconcileNode`). */
-  notReadyNodes?(): ReadonlySet<string>;
-  api: ControllerApi;
-  events: EventRecorderLike;
-  metrics: ControllerMetrics;
-  /** The run's logger (the queue's: its lines carry the run's `reconcileID`). */
-  logger: Logger;
-  now(): Date;
-  /**
-   * Aborted the moment this replica stops leading (every write carries it) — and, for a reconcile run by the
-   * queue, when the run exceeds its deadline.
-   */
-  signal: AbortSignal;
-  /**
-   * The status this controller last wrote per SWH key (see `WrittenStatus`): until the informer delivers the
-   * object our patch produced, its cached status is older than the truth; comparing against what we wrote avoids
-   * a second identical patch and duplicate Events.
-   */
-  writtenStatus: Map<string, WrittenStatus>;
+/** A reconcile's I/O, plus the status writes of this term (see `LeaderTerm.writtenStatus`). */
+export interface SwhIo extends ReconcileIo {
+  written: WrittenObjects<KubernetesObject>;
 }
-
-/**
- * A status this controller wrote: the SWH uid, the resourceVersion the patch produced and when. It stands for the
- * stored status while the informer has not yet delivered that resourceVersion (we are the only status writer),
- * for at most `WRITTEN_STATUS_TTL_MS` so a re-list that skipped our version cannot pin it.
- */
-export interface WrittenStatus {
-  uid: string | undefined;
-  resourceVersion: string | undefined;
-  at: number;
-  status: ControllerStatus;
-}
-
-/** How long a written status may stand in for the informer's copy. */
-export const WRITTEN_STATUS_TTL_MS = 30_000;
 
 /** How soon a key is looked at again after a 409 (the informer usually catches up within milliseconds). */
 export const CONFLICT_REQUEUE_MS = 500;
@@ -99,122 +70,82 @@ export class ServiceWriteError extends Error {
   override readonly name = "ServiceWriteError";
 }
 
+/** Reads what a reconcile of the SWH `key` needs from the caches and `term`. */
+export function readSwhFacts(key: string, caches: ControllerCaches, term: LeaderTerm): SwhFacts {
+  const { namespace, name } = splitObjectKey(key);
+  return {
+    key,
+    swh: caches.swhs.get(name, namespace) as Readonly<ServiceWithHealthchecks> | undefined,
+    service: caches.services.get(name, namespace),
+    slices: caches.index.forSwh(key),
+    staleNodes: term.staleNodes,
+    notReadyNodes: term.notReadyNodes,
+    now: new Date(),
+  };
+}
+
 /**
- * Reconciles the SWH `key`. A conflict (409: our cache is behind) asks for a quick requeue; a failed Service
- * write is reported in status and then rejected so the queue retries with backoff. An SWH whose stored shape the
+ * Reconciles one SWH. A conflict (409: our cache is behind) asks for a quick requeue; a failed Service write is
+ * reported in status and then rejected so the queue retries with backoff. An SWH whose stored shape the
  * computation cannot handle (it throws) gets an `InvalidSpec` status naming the first bad field and a Warning
  * Event, its Service is left as it is, and the reconcile throws a `TerminalError`, so the queue does not retry it
  * until it changes: one bad object never stops or slows the others (ADR 0015, ADR 0022).
  */
-export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise<WorkResult> {
-  const { namespace, name } = splitObjectKey(key);
-  const swh = deps.getSwh(namespace, name);
-  if (swh === undefined || swh.metadata.deletionTimestamp !== undefined) {
+export async function reconcileSwh(facts: SwhFacts, io: SwhIo): Promise<WorkResult> {
+  const { key, now } = facts;
+  const swh = present(facts, io.written);
+  if (swh === undefined) {
     // The garbage collector removes the Service and slices through their ownerReferences.
-    deps.metrics.serviceEndpoints.remove({ namespace, service: name, state: "ready" });
-    deps.metrics.serviceEndpoints.remove({ namespace, service: name, state: "not_ready" });
-    deps.writtenStatus.delete(key);
+    const { namespace, name: service } = splitObjectKey(key);
+    for (const state of ["ready", "not_ready"])
+      io.metrics.serviceEndpoints.remove({ namespace, service, state });
+    io.written.forget(key);
     return;
   }
-  const log = deps.logger.child({ swh: `${namespace}/${name}` });
-  const ref = {
-    apiVersion: swh.apiVersion,
-    kind: swh.kind,
-    name,
-    namespace,
-    uid: swh.metadata.uid ?? "",
-  };
-
-  const writeSignal = () => termWriteSignal(deps.signal);
   // Only the pure computations are guarded: an API error must keep its retry, a malformed object cannot use one.
   const invalid = async (error: unknown): Promise<WorkResult> => {
     const problem = describeUnprocessableSpec(swh.spec, error);
-    const status = computeInvalidSpecStatus(swh, problem, deps.now());
-    const result = await publishStatus(key, swh, ref, () => status, deps, writeSignal);
+    const result = await publishStatus(swh, () => computeInvalidSpecStatus(swh, problem, now), io);
     // A 409 still asks for a look once the cache caught up; otherwise the queue logs this and does not retry.
     if (result !== undefined) return result;
     throw new TerminalError(`SWH cannot be processed; left as it is until it changes: ${problem}`);
   };
-  const stored = deps.getService(namespace, name);
   let plan: ServicePlan;
   try {
-    plan = planService(swh, stored);
+    plan = planService(swh, facts.service);
   } catch (error) {
     return invalid(error);
   }
-  let sync: ServiceSyncOutcome = { ready: true };
-  let service: Readonly<V1Service> | undefined = stored;
-  let writeError: unknown;
-  switch (plan.action) {
-    case "none":
-      break;
-    case "blocked":
-      sync = { ready: false, reason: plan.reason, message: plan.message };
-      // A foreign Service is not ours to mirror; an immutable cluster IP still leaves the Service ours.
-      if (plan.reason !== SERVICE_PROBLEMS.clusterIPImmutable) service = undefined;
-      break;
-    case "create":
-    case "update":
-      try {
-        service =
-          plan.action === "create"
-            ? await deps.api.createService(plan.service, writeSignal())
-            : await deps.api.replaceService(plan.service, writeSignal());
-        log.info(
-          plan.action === "create" ? "created Service" : plan.adopt ? "adopted Service" : "updated Service",
-        );
-        if (plan.action === "create")
-          deps.events.record(ref, "Normal", EVENT_REASONS.serviceCreated, `created Service ${name}`);
-        if (plan.action === "update" && plan.adopt)
-          deps.events.record(ref, "Normal", EVENT_REASONS.serviceAdopted, `adopted Service ${name}`);
-      } catch (err) {
-        // Leadership ended: a successor owns the status now; write nothing more.
-        deps.signal.throwIfAborted();
-        // 409/AlreadyExists: our cache is behind; look again once it caught up, without touching status.
-        if (httpStatusOf(err) === 409) {
-          log.debug("Service changed since our cache saw it; requeueing", { err: describeApiError(err) });
-          return { requeueAfterMs: CONFLICT_REQUEUE_MS };
-        }
-        writeError = err;
-        sync = {
-          ready: false,
-          reason: CONDITION_REASONS.serviceReady.serviceWriteFailed,
-          message: describeApiError(err),
-        };
-      }
-      break;
-  }
-  const ours = service !== undefined && isControlledBy(service, swh);
-
-  const slices = deps
-    .slicesOf(key)
-    .filter(({ slice }) => belongsTo(slice, swh))
-    .map(({ view }) => view);
+  const sync = await writeService(plan, swh, facts.service, io);
+  if (sync === "conflict") return { requeueAfterMs: CONFLICT_REQUEUE_MS };
+  const { service, writeError } = sync;
   let status: ControllerStatus;
   try {
     status = computeStatus({
       swh,
-      sync,
-      service: ours ? service : undefined,
-      slices,
-      staleNodes: deps.staleNodes(),
-      ...(deps.notReadyNodes === undefined ? {} : { notReadyNodes: deps.notReadyNodes() }),
-      now: deps.now(),
+      sync: sync.outcome,
+      service: service !== undefined && isControlledBy(service, swh) ? service : undefined,
+      slices: facts.slices.filter(({ slice }) => belongsTo(slice, swh)).map(({ view }) => view),
+      staleNodes: facts.staleNodes,
+      notReadyNodes: facts.notReadyNodes,
+      now,
     });
   } catch (error) {
     return invalid(error);
   }
-  const endpoints = status.endpoints;
-  deps.metrics.serviceEndpoints.set({ namespace, service: name, state: "ready" }, endpoints?.ready ?? 0);
-  deps.metrics.serviceEndpoints.set(
+  const { namespace, name } = splitObjectKey(key);
+  const ready = status.endpoints?.ready ?? 0;
+  io.metrics.serviceEndpoints.set({ namespace, service: name, state: "ready" }, ready);
+  io.metrics.serviceEndpoints.set(
     { namespace, service: name, state: "not_ready" },
-    (endpoints?.total ?? 0) - (endpoints?.ready ?? 0),
+    (status.endpoints?.total ?? 0) - ready,
   );
-
   // A reconcile that fails anyway keeps the failure the queue reported (else each report would be undone here).
-  const build = (previous: ControllerStatus | undefined) =>
-    writeError === undefined ? status : keepReconcileFailed(previous, status);
-  const result = await publishStatus(key, swh, ref, build, deps, writeSignal);
+  const result = await publishStatus(
+    swh,
+    (previous) => (writeError === undefined ? status : keepReconcileFailed(previous, status)),
+    io,
+  );
   if (writeError !== undefined)
     throw new ServiceWriteError(`writing Service ${key} failed: ${describeApiError(writeError)}`, {
       cause: writeError,
@@ -223,78 +154,123 @@ export async function reconcileSwh(key: string, deps: SwhReconcileDeps): Promise
 }
 
 /**
- * Shows in status why the queue dropped the SWH `key` (ADR 0022): a `Reconciled` condition, False with reason
+ * Shows in status why the queue dropped the SWH (ADR 0022): a `Reconciled` condition, False with reason
  * `ReconcileFailed` and the last error (`describeApiError`: the API server's message, at most 600 characters; the
  * controller reads no Secrets), plus a Warning Event. A terminal error needs no report (it wrote its own status).
  */
 export async function reportReconcileFailure(
   dropped: DroppedKey<string>,
-  deps: SwhReconcileDeps,
+  facts: SwhFacts,
+  io: SwhIo,
 ): Promise<void> {
   if (dropped.kind !== "retry_limit") return;
-  const { namespace, name } = splitObjectKey(dropped.key);
-  const swh = deps.getSwh(namespace, name);
-  if (swh === undefined || swh.metadata.deletionTimestamp !== undefined) return;
-  const ref = { apiVersion: swh.apiVersion, kind: swh.kind, name, namespace, uid: swh.metadata.uid ?? "" };
+  const swh = present(facts, io.written);
+  if (swh === undefined) return;
   const message = `failed ${dropped.failures} times in a row, retried again when the SWH, its Service or its slices change: ${describeApiError(dropped.error)}`;
-  const writeSignal = () => termWriteSignal(deps.signal);
-  await publishStatus(
-    dropped.key,
-    swh,
-    ref,
-    (previous) => withReconcileFailed(swh, previous, message, deps.now()),
-    deps,
-    writeSignal,
-  );
+  await publishStatus(swh, (previous) => withReconcileFailed(swh, previous, message, facts.now), io);
+}
+
+/** The SWH to act on: the cached one, or the one our last status patch produced while the cache is older. */
+function present(facts: SwhFacts, written: SwhIo["written"]): Readonly<ServiceWithHealthchecks> | undefined {
+  const swh = written.current(facts.key, facts.swh as Readonly<KubernetesObject> | undefined) as
+    | Readonly<ServiceWithHealthchecks>
+    | undefined;
+  return swh?.metadata.deletionTimestamp === undefined ? swh : undefined;
+}
+
+/** How the Service write went: the Service to mirror into status and the outcome, or a 409 to requeue on. */
+type ServiceSync =
+  | "conflict"
+  | { outcome: ServiceSyncOutcome; service: Readonly<V1Service> | undefined; writeError?: unknown };
+
+/** Performs `plan` for the child Service of `swh` and records `ServiceCreated`/`ServiceAdopted`. */
+async function writeService(
+  plan: ServicePlan,
+  swh: Readonly<ServiceWithHealthchecks>,
+  stored: Readonly<V1Service> | undefined,
+  io: SwhIo,
+): Promise<ServiceSync> {
+  if (plan.action === "none") return { outcome: { ready: true }, service: stored };
+  if (plan.action === "blocked") {
+    const outcome = { ready: false as const, reason: plan.reason, message: plan.message };
+    // A foreign Service is not ours to mirror; an immutable cluster IP still leaves the Service ours.
+    return { outcome, service: plan.reason === SERVICE_PROBLEMS.clusterIPImmutable ? stored : undefined };
+  }
+  const log = io.logger.child({ swh: objectKey(swh.metadata) });
+  const name = swh.metadata.name ?? "";
+  try {
+    const create = plan.action === "create";
+    const service = create
+      ? await io.api.createService(plan.service, termWriteSignal(io.signal))
+      : await io.api.replaceService(plan.service, termWriteSignal(io.signal));
+    log.info(create ? "created Service" : plan.adopt ? "adopted Service" : "updated Service");
+    if (create)
+      io.events.record(subjectOf(swh), "Normal", EVENT_REASONS.serviceCreated, `created Service ${name}`);
+    else if (plan.adopt)
+      io.events.record(subjectOf(swh), "Normal", EVENT_REASONS.serviceAdopted, `adopted Service ${name}`);
+    return { outcome: { ready: true }, service };
+  } catch (err) {
+    // Leadership ended: a successor owns the status now; write nothing more.
+    io.signal.throwIfAborted();
+    // 409/AlreadyExists: our cache is behind; look again once it caught up, without touching status.
+    if (httpStatusOf(err) === 409) {
+      log.debug("Service changed since our cache saw it; requeueing", { err: describeApiError(err) });
+      return "conflict";
+    }
+    const reason = CONDITION_REASONS.serviceReady.serviceWriteFailed;
+    return {
+      outcome: { ready: false, reason, message: describeApiError(err) },
+      service: stored,
+      writeError: err,
+    };
+  }
 }
 
 /**
- * Patches the status `build` returns from the stored one (or the one we wrote and the informer has not delivered
- * yet) unless it equals it, over the resourceVersion it was computed from (a 409 asks for a requeue, ADR 0019),
- * then records an Event per condition change. A status naming an invalid spec or a failed reconcile records a
- * Warning Event (`InvalidSpec`, `ReconcileFailed`) when written, so even a new SWH (whose first conditions are no
- * change) gets one.
+ * Patches the status `build` returns from the one `swh` carries (stored, or ours not delivered yet) unless it
+ * equals it, over the resourceVersion it was computed from (a 409 asks for a requeue, ADR 0019), then records an
+ * Event per condition change. A status naming an invalid spec or a failed reconcile records a Warning Event
+ * (`InvalidSpec`, `ReconcileFailed`) when written, so even a new SWH (whose first conditions are no change) gets
+ * one.
  */
 async function publishStatus(
-  key: string,
   swh: Readonly<ServiceWithHealthchecks>,
-  ref: Parameters<EventRecorderLike["record"]>[0],
   build: (previous: ControllerStatus | undefined) => ControllerStatus,
-  deps: SwhReconcileDeps,
-  writeSignal: () => AbortSignal,
+  io: SwhIo,
 ): Promise<WorkResult> {
-  const nowMs = deps.now().getTime();
-  const written = deps.writtenStatus.get(key);
-  const pending =
-    written !== undefined &&
-    written.uid === swh.metadata.uid &&
-    written.resourceVersion !== swh.metadata.resourceVersion &&
-    nowMs - written.at < WRITTEN_STATUS_TTL_MS;
-  if (!pending) deps.writtenStatus.delete(key);
-  const previous = pending ? written.status : (swh.status as ControllerStatus | undefined);
+  const key = objectKey(swh.metadata);
+  const previous = swh.status as ControllerStatus | undefined;
   const status = build(previous);
   if (sameStatus(previous, status)) return;
-  // Written only over the version the status was computed from: a newer leader's write is never overwritten.
-  const basis = pending ? written.resourceVersion : swh.metadata.resourceVersion;
+  const { namespace = "", name = "", resourceVersion: basis } = swh.metadata;
   let resourceVersion: string | undefined;
   try {
-    resourceVersion = await deps.api.patchStatus(
-      { namespace: ref.namespace, name: ref.name, resourceVersion: basis },
+    // Written only over the version the status was computed from: a newer leader's write is never overwritten.
+    resourceVersion = await io.api.patchStatus(
+      { namespace, name, resourceVersion: basis },
       mergePatch(previous ?? {}, status),
-      writeSignal(),
+      termWriteSignal(io.signal),
     );
   } catch (err) {
     if (httpStatusOf(err) !== 409) throw err;
-    deps.logger.debug("SWH changed since the status was computed; requeueing", {
+    io.logger.debug("SWH changed since the status was computed; requeueing", {
       swh: key,
       err: describeApiError(err),
     });
-    deps.writtenStatus.delete(key);
+    io.written.forget(key);
     return { requeueAfterMs: CONFLICT_REQUEUE_MS };
   }
-  deps.writtenStatus.set(key, { uid: swh.metadata.uid, resourceVersion, at: nowMs, status });
+  const metadata = { ...swh.metadata, ...(resourceVersion === undefined ? {} : { resourceVersion }) };
+  // As the informer holds SWHs: plain JSON (string timestamps) under client-node's object type.
+  io.written.recordWrite({ ...swh, metadata, status } as unknown as KubernetesObject);
   for (const event of statusEvents(previous?.conditions, status))
-    deps.events.record(ref, event.type, event.reason, event.message);
+    io.events.record(subjectOf(swh), event.type, event.reason, event.message);
+}
+
+/** The SWH as the subject of an Event. */
+function subjectOf(swh: Readonly<ServiceWithHealthchecks>): EventSubject {
+  const { name = "", namespace = "", uid = "" } = swh.metadata;
+  return { apiVersion: swh.apiVersion, kind: swh.kind, name, namespace, uid };
 }
 
 /** A slice counts for `swh` when it is controlled by it (or carries no controller, e.g. written by hand). */
