@@ -4,11 +4,11 @@
  */
 
 export { type ControllerConfig, parseConfig } from "./config.js";
+export type { EventRecorderLike } from "./internal/controller-api.js";
+export type { LeaderElector } from "./internal/leader-term.js";
 export {
   type ControllerIo,
   type ControllerSettings,
-  type EventRecorderLike,
-  type LeaderElector,
   type RunningController,
   runController,
 } from "./run-controller.js";

@@ -20,7 +20,8 @@ import {
   startMetricsServer,
 } from "@swh/kube";
 import { type ControllerConfig, parseConfig, USAGE } from "./config.js";
-import { type LeaderElector, runController } from "./run-controller.js";
+import type { LeaderElector } from "./internal/leader-term.js";
+import { runController } from "./run-controller.js";
 import { APP_VERSION } from "./version.js";
 
 /** Name of this component in Events (`reportingController`). */

@@ -14,9 +14,6 @@ import { enqueueWorld, routeNotifications } from "./internal/notifications.js";
 import { createQueues, reportDropped, runWorkers, type WorkerEnv } from "./internal/workers.js";
 import { APP_VERSION } from "./version.js";
 
-export type { EventRecorderLike } from "./internal/controller-api.js";
-export type { LeaderElector } from "./internal/leader-term.js";
-
 /** How the controller is configured (plain data). */
 export interface ControllerSettings {
   /** Install namespace: where the agents' heartbeat Leases live. */
@@ -51,10 +48,7 @@ export interface RunningController {
   done: Promise<"stopped">;
 }
 
-/**
- * Starts the controller and returns at once (the informers sync in the background). `elect` is the leader
- * election; without it the controller leads at once (`--leader-elect=false`).
- */
+/** Starts the controller (informers sync in the background). Without `elect` it leads at once. */
 export function runController(
   settings: ControllerSettings,
   io: ControllerIo,
@@ -62,25 +56,12 @@ export function runController(
 ): RunningController {
   const { logger, signal, kubeMetrics } = io;
   const metrics = createControllerMetrics(io.registry, APP_VERSION);
-  const resync = settings.resyncMs === undefined ? {} : { resyncMs: settings.resyncMs };
-  const caches = watchCluster({
-    ...resync,
-    kubeConfig: io.kubeConfig,
-    namespace: settings.namespace,
-    logger,
-    kubeMetrics,
-    signal,
-  });
-  const env: WorkerEnv = {
-    caches,
-    api: createControllerApi(io.kubeConfig),
-    events: io.events,
-    metrics,
-    settings,
-  };
+  const caches = watchCluster({ ...settings, ...io });
+  const api = createControllerApi(io.kubeConfig);
+  const env: WorkerEnv = { caches, api, events: io.events, metrics, settings };
   let term: LeaderTerm | undefined;
   // An SWH the queue stops retrying gets its last error in status, while this replica leads.
-  const queues = createQueues({ ...settings, logger, kubeMetrics }, async (dropped) => {
+  const queues = createQueues({ ...settings, ...io }, async (dropped) => {
     if (term !== undefined) await reportDropped(dropped, term, env);
   });
   routeNotifications(caches, queues, () => term);
@@ -90,11 +71,8 @@ export function runController(
     if (!(await cachesSynced(caches, signal))) return "stopped";
     synced = true;
     const { swhs, nodes, slices } = caches;
-    logger.info("caches synced", {
-      swhs: swhs.list().length,
-      nodes: nodes.list().length,
-      slices: slices.list().length,
-    });
+    const counts = { swhs: swhs.list().length, nodes: nodes.list().length, slices: slices.list().length };
+    logger.info("caches synced", counts);
     await runTerms(elect, io, {
       // A term starts from the whole world and runs the workers until its signal aborts.
       start: async (started) => {

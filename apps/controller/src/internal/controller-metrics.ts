@@ -17,13 +17,13 @@ export interface ControllerMetrics {
 /** Registers the controller's metrics on `registry` and sets `swh_build_info`. */
 export function createControllerMetrics(registry: Registry, version: string): ControllerMetrics {
   const registers = [registry];
+  const gauge = <L extends string>(name: string, help: string, labelNames: L[]) =>
+    new Gauge<L>({ name, help, labelNames, registers });
   const metrics: ControllerMetrics = {
-    buildInfo: new Gauge({
-      name: "swh_build_info",
-      help: "Always 1; identifies the app and its version.",
-      labelNames: ["component", "version"],
-      registers,
-    }),
+    buildInfo: gauge("swh_build_info", "Always 1; identifies the app and its version.", [
+      "component",
+      "version",
+    ]),
     reconcileDuration: new Histogram({
       name: "swh_reconcile_duration_seconds",
       help: "Time of one reconcile of one ServiceWithHealthchecks.",
@@ -35,24 +35,21 @@ export function createControllerMetrics(registry: Registry, version: string): Co
       help: "Reconciles that failed and were requeued.",
       registers,
     }),
-    serviceEndpoints: new Gauge({
-      name: "swh_service_endpoints",
-      help: "Endpoints of each ServiceWithHealthchecks as aggregated into its status (leader only).",
-      labelNames: ["namespace", "service", "state"],
-      registers,
-    }),
-    heartbeatStale: new Gauge({
-      name: "swh_agent_heartbeat_stale",
-      help: "1 when the node is Ready but its agent's heartbeat Lease is not renewed, else 0 (leader only).",
-      labelNames: ["node"],
-      registers,
-    }),
-    notReadyAgentAlive: new Gauge({
-      name: "swh_node_not_ready_agent_alive",
-      help: "1 when the node is NotReady beyond the grace but its agent renews its heartbeat, so its slices are kept, else 0 (leader only).",
-      labelNames: ["node"],
-      registers,
-    }),
+    serviceEndpoints: gauge(
+      "swh_service_endpoints",
+      "Endpoints of each ServiceWithHealthchecks as aggregated into its status (leader only).",
+      ["namespace", "service", "state"],
+    ),
+    heartbeatStale: gauge(
+      "swh_agent_heartbeat_stale",
+      "1 when the node is Ready but its agent's heartbeat Lease is not renewed, else 0 (leader only).",
+      ["node"],
+    ),
+    notReadyAgentAlive: gauge(
+      "swh_node_not_ready_agent_alive",
+      "1 when the node is NotReady beyond the grace but its agent renews its heartbeat, so its slices are kept, else 0 (leader only).",
+      ["node"],
+    ),
   };
   metrics.buildInfo.set({ component: "controller", version }, 1);
   return metrics;

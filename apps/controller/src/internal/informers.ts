@@ -8,7 +8,6 @@ import {
   CoreV1Api,
   CustomObjectsApi,
   DiscoveryV1Api,
-  type KubeConfig,
   type KubernetesListObject,
   type KubernetesObject,
   type V1EndpointSlice,
@@ -17,8 +16,9 @@ import {
   type V1Service,
 } from "@kubernetes/client-node";
 import { GROUP, LABEL_MANAGED_BY, MANAGED_BY, PLURAL, VERSION } from "@swh/crd-types";
-import { type Informer, type InformerOptions, type KubeMetrics, type Logger, startInformer } from "@swh/kube";
+import { type Informer, type InformerOptions, type ListPage, startInformer } from "@swh/kube";
 import { SliceIndex } from "@swh/slice-writer";
+import type { ControllerIo, ControllerSettings } from "../run-controller.js";
 
 /** The informers, and the slice informer's objects indexed by SWH and by node (fed by `routeNotifications`). */
 export interface ControllerCaches {
@@ -32,66 +32,46 @@ export interface ControllerCaches {
 }
 
 /** Where the informers connect, log and count restarts; `namespace` is the install namespace. */
-export interface WatchOptions {
-  kubeConfig: KubeConfig;
-  namespace: string;
-  logger: Logger;
-  kubeMetrics: KubeMetrics;
-  signal: AbortSignal;
-  resyncMs?: number;
-}
+export type WatchOptions = Pick<ControllerIo, "kubeConfig" | "logger" | "kubeMetrics" | "signal"> &
+  Pick<ControllerSettings, "namespace" | "resyncMs">;
 
 /** Starts the informers (they sync in the background; see `cachesSynced`). */
 export function watchCluster(opts: WatchOptions): ControllerCaches {
-  const kc = opts.kubeConfig;
-  const [core, custom, discovery, coordination] = [
-    kc.makeApiClient(CoreV1Api),
-    kc.makeApiClient(CustomObjectsApi),
-    kc.makeApiClient(DiscoveryV1Api),
-    kc.makeApiClient(CoordinationV1Api),
-  ];
+  const { kubeConfig, namespace } = opts;
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const discovery = kubeConfig.makeApiClient(DiscoveryV1Api);
+  const coordination = kubeConfig.makeApiClient(CoordinationV1Api);
+  const common = { kubeConfig, logger: opts.logger, metrics: opts.kubeMetrics, signal: opts.signal };
   const start = <T extends KubernetesObject>(
-    name: string,
-    path: string,
-    list: InformerOptions<T>["list"],
-    labelSelector?: string,
-  ) =>
-    startInformer<T>({
-      kubeConfig: kc,
-      logger: opts.logger,
-      metrics: opts.kubeMetrics,
-      signal: opts.signal,
-      ...(opts.resyncMs ? { resyncMs: opts.resyncMs } : {}),
-      ...(labelSelector === undefined ? {} : { labelSelector }),
-      name,
-      path,
-      list,
-    });
-  const ours = `${LABEL_MANAGED_BY}=${MANAGED_BY}`;
-  const { namespace } = opts;
+    o: Pick<InformerOptions<T>, "name" | "path" | "list" | "labelSelector">,
+  ) => startInformer<T>({ ...common, ...(opts.resyncMs ? { resyncMs: opts.resyncMs } : {}), ...o });
+  const labelSelector = `${LABEL_MANAGED_BY}=${MANAGED_BY}`;
+  const swhs = (page: ListPage) =>
+    custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, ...page });
   return {
-    swhs: start(
-      PLURAL,
-      `/apis/${GROUP}/${VERSION}/${PLURAL}`,
-      (page) =>
-        custom.listClusterCustomObject({
-          group: GROUP,
-          version: VERSION,
-          plural: PLURAL,
-          ...page,
-        }) as Promise<KubernetesListObject<KubernetesObject>>,
-    ),
-    services: start("services", "/api/v1/services", (page) => core.listServiceForAllNamespaces(page)),
-    slices: start(
-      "endpointslices",
-      "/apis/discovery.k8s.io/v1/endpointslices",
-      (page) => discovery.listEndpointSliceForAllNamespaces({ labelSelector: ours, ...page }),
-      ours,
-    ),
-    nodes: start("nodes", "/api/v1/nodes", (page) => core.listNode(page)),
-    leases: start("leases", `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`, (page) =>
-      coordination.listNamespacedLease({ namespace, ...page }),
-    ),
+    swhs: start({
+      name: PLURAL,
+      path: `/apis/${GROUP}/${VERSION}/${PLURAL}`,
+      list: (page) => swhs(page) as Promise<KubernetesListObject<KubernetesObject>>,
+    }),
+    services: start({
+      name: "services",
+      path: "/api/v1/services",
+      list: (page) => core.listServiceForAllNamespaces(page),
+    }),
+    slices: start({
+      name: "endpointslices",
+      path: "/apis/discovery.k8s.io/v1/endpointslices",
+      labelSelector,
+      list: (page) => discovery.listEndpointSliceForAllNamespaces({ labelSelector, ...page }),
+    }),
+    nodes: start({ name: "nodes", path: "/api/v1/nodes", list: (page) => core.listNode(page) }),
+    leases: start({
+      name: "leases",
+      path: `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`,
+      list: (page) => coordination.listNamespacedLease({ namespace, ...page }),
+    }),
     index: new SliceIndex(),
   };
 }

@@ -6,14 +6,8 @@
  * `swh_reconcile_errors_total` counts failed runs of both queues, except terminal errors (a malformed object,
  * reported in its status), which only the queue's `swh_workqueue_dropped_total` counts.
  */
-import {
-  type DroppedKey,
-  isTerminalError,
-  type KubeMetrics,
-  type Logger,
-  type Worker,
-  WorkQueue,
-} from "@swh/kube";
+import { type DroppedKey, isTerminalError, type Logger, type Worker, WorkQueue } from "@swh/kube";
+import type { ControllerIo, ControllerSettings } from "../run-controller.js";
 import type { ControllerApi, EventRecorderLike, ReconcileIo } from "./controller-api.js";
 import type { ControllerMetrics } from "./controller-metrics.js";
 import type { ControllerCaches } from "./informers.js";
@@ -47,7 +41,8 @@ export interface WorkerEnv {
  * default to the queue's 30 s and 15 (ADR 0022).
  */
 export function createQueues(
-  opts: { logger: Logger; kubeMetrics: KubeMetrics; reconcileTimeoutMs?: number; maxRetries?: number },
+  opts: Pick<ControllerIo, "logger" | "kubeMetrics"> &
+    Pick<ControllerSettings, "reconcileTimeoutMs" | "maxRetries">,
   onSwhDropped: (dropped: DroppedKey<string>) => Promise<void>,
 ): ControllerQueues {
   const common = {
