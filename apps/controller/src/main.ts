@@ -6,18 +6,15 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import { CONTROLLER_LEADER_LEASE } from "@swh/crd-types";
 import {
-  cachedMetricsAccess,
   createKubeMetrics,
   createLogger,
   createMetricsRegistry,
   EventRecorder,
   exitUnlessConfig,
-  kubeMetricsAccess,
   onShutdown,
   PooledKubeConfig,
   runLeaderElection,
-  startHealthServer,
-  startMetricsServer,
+  startOpsServers,
 } from "@swh/kube";
 import { type ControllerConfig, parseConfig, USAGE } from "./config.js";
 import type { LeaderElector } from "./internal/leader-term.js";
@@ -72,23 +69,12 @@ async function main(): Promise<void> {
     elect,
   );
 
-  const ops = [
-    // HTTPS; the API server decides who may read (ADR 0017).
-    await startMetricsServer({
-      ...config.metricsBindAddress,
-      registry,
-      access: cachedMetricsAccess(kubeMetricsAccess(kubeConfig)),
-      certificateFiles: config.metricsTls,
-      commonName: "swh-controller",
-      logger: logger.child({ server: "metrics" }),
-    }),
-    // The kubelet's probes: no authentication, so no metrics either.
-    await startHealthServer({
-      ...config.healthBindAddress,
-      ready: controller.ready,
-      logger: logger.child({ server: "health" }),
-    }),
-  ];
+  const ops = await startOpsServers(
+    { ...config, kubeConfig, commonName: "swh-controller" },
+    registry,
+    controller.ready,
+    logger,
+  );
   logger.info("swh-controller started", {
     version: APP_VERSION,
     namespace: config.namespace,
@@ -101,7 +87,7 @@ async function main(): Promise<void> {
     stop.abort();
     await controller.done;
     await events.flush();
-    await Promise.all(ops.map((s) => s.close()));
+    await ops.close();
     logger.info("stopped");
   });
   controller.done.catch((err: unknown) => {
