@@ -3,7 +3,7 @@
  * Flag names follow the controller-runtime conventions operators already know from other node agents.
  */
 
-import { type FlagSpecs, formatUsage, type ParseResult, parseFlags } from "@swh/crd-types/flags";
+import { type FlagSpecs, formatUsage, type ParseResult, parseFlags } from "@swh/flags";
 import {
   type BindAddress,
   type CertificateFiles,

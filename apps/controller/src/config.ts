@@ -8,7 +8,7 @@ import {
   type ParseResult,
   parseDuration,
   parseFlags,
-} from "@swh/crd-types/flags";
+} from "@swh/flags";
 import {
   type BindAddress,
   type CertificateFiles,

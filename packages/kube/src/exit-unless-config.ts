@@ -3,7 +3,7 @@
  * process here, the same way for every program (usage and version on stdout with exit 0, the error and the usage on
  * stderr with exit 2, as Go's `flag` package does).
  */
-import type { ParseResult } from "@swh/crd-types/flags";
+import type { ParseResult } from "@swh/flags";
 
 /** The program as its command line presents it. */
 export interface ProgramInfo {

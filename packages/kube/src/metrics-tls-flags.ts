@@ -2,7 +2,7 @@
  * The metrics server's certificate flags, the same in both apps: their specs for `--help` and the reading of
  * their values into the files `startMetricsServer` loads.
  */
-import type { FlagSpecs } from "@swh/crd-types/flags";
+import type { FlagSpecs } from "@swh/flags";
 
 /** The flags both apps take for the metrics server's certificate (PEM files, e.g. from a mounted TLS Secret). */
 export const METRICS_TLS_FLAGS = {

@@ -14,7 +14,7 @@ import { closedPort, startTcpServer } from "./helpers/servers.js";
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const HOST = "127.0.0.1";
 /** The workspace packages a user installs with `@swh/probes`: itself and what it is built on. */
-const OURS = ["@swh/probes", "@swh/crd-types"];
+const OURS = ["@swh/probes", "@swh/crd-types", "@swh/flags"];
 const { version: VERSION } = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8")) as {
   version: string;
 };

@@ -4,7 +4,7 @@
  * the CLI's `execute`: adding a kind is a parser here and a few lines there.
  */
 import { GRPC_AUTHORITY_PATTERN, type HttpBodyMatch, type PostgresTlsMode } from "@swh/crd-types";
-import { type FlagSpecs, formatUsage, parseDuration, parseFlags } from "@swh/crd-types/flags";
+import { type FlagSpecs, formatUsage, parseDuration, parseFlags } from "@swh/flags";
 import type { GrpcProbeConfig } from "../probe-grpc.js";
 import type { HttpProbeConfig } from "../probe-http.js";
 

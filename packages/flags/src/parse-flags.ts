@@ -6,26 +6,7 @@
  * `formatUsage` for `--help`.
  */
 import { parseArgs } from "node:util";
-
-/** One flag: how it reads, and what `--help` says about it. */
-export interface FlagSpec {
-  /**
-   * `string` (the default) takes a value; `boolean` alone means true, and takes `=true`/`=false` or a following
-   * `true`/`false` (any other following word stays an argument, so `--https 10.0.0.1:443` keeps its address).
-   */
-  type?: "string" | "boolean";
-  /** May be given more than once: `lists` keeps every value in order (`values` the last). */
-  multiple?: boolean;
-  /** The value's placeholder in the usage, e.g. `PATH`. */
-  value?: string;
-  /** The default as `--help` shows it (the program applies it): a value, or words like "in-cluster config". */
-  default: string;
-  /** What the flag does, for `--help`. */
-  help: string;
-}
-
-/** The flags a program takes, by name (without the leading `--`). */
-export type FlagSpecs<Name extends string = string> = Readonly<Record<Name, FlagSpec>>;
+import type { FlagSpec, FlagSpecs } from "./flag-spec.js";
 
 /** Raw flag values by name and the positional arguments; or `--help`, `--version`, or an error naming the argument. */
 export type ParsedFlags<Name extends string> =
@@ -106,27 +87,6 @@ export function parseFlags<const Name extends string>(
   return { ok: true, values, lists, positionals };
 }
 
-/**
- * The `--help` text: `head` (what the program does, how to call it), then every flag with its placeholder, what it
- * does and its default, then `--help` and `--version`.
- */
-export function formatUsage(head: string, flags: FlagSpecs): string {
-  const rows: [string, string][] = Object.entries<FlagSpec>(flags).map(([name, spec]) => [
-    `--${name}${spec.type === "boolean" ? "" : ` ${spec.value ?? "VALUE"}`}${spec.multiple ? " (repeatable)" : ""}`,
-    `${spec.help} (default: ${spec.default})`,
-  ]);
-  rows.push(["-h, --help", "print this help and exit"], ["--version", "print the version and exit"]);
-  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
-  return `${head.trimEnd()}\n\nFlags:\n${rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`).join("\n")}\n`;
-}
-
 function isOneOf<Name extends string>(name: string, flags: FlagSpecs<Name>): name is Name {
   return Object.hasOwn(flags, name);
 }
-
-/** What a program's configuration parser returns: its config, `--help`, `--version`, or an error naming the flag. */
-export type ParseResult<Config> =
-  | { ok: true; config: Config }
-  | { ok: true; help: true }
-  | { ok: true; version: true }
-  | { ok: false; error: string };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatUsage, parseDuration, parseFlags } from "../src/flags/index.js";
+import { formatUsage, parseDuration, parseFlags } from "../src/index.js";
 
 const NAMES = {
   kubeconfig: { value: "PATH", default: "in-cluster", help: "kubeconfig file" },
