@@ -3,9 +3,11 @@
  * controller adopts or refuses a Service with these rules; the agent publishes EndpointSlices only for a Service
  * that `endpointPublication` allows, because kube-proxy routes a Service's traffic to every slice labelled with its
  * name — writing slices for a Service the SWH does not control would let a namespace editor, who may not write
- * EndpointSlices (CVE-2021-25740), put their pods behind someone else's Service.
+ * EndpointSlices (CVE-2021-25740), put their pods behind someone else's Service. The reasons these rules give
+ * (`SERVICE_PROBLEMS`, `PUBLICATION_BLOCKS`) are in reasons.ts with every other reason code.
  */
 import { API_VERSION, KIND } from "./constants.js";
+import { type PublicationBlock, SERVICE_PROBLEMS } from "./reasons.js";
 import type { ObjectMeta, OwnerReference } from "./types.js";
 
 /** An SWH as ownership sees it: its name and uid (a namesake with another uid is another object). */
@@ -26,20 +28,6 @@ export interface ServiceControlView {
 export const RESERVED_SERVICES: readonly { namespace: string; name: string }[] = [
   { namespace: "default", name: "kubernetes" },
 ];
-
-/**
- * Why the controller cannot bring an SWH's Service in sync; each is a `ServiceReady=False` reason. The first
- * three also mean that no endpoints are published (see `endpointPublication`).
- */
-export const SERVICE_PROBLEMS = {
-  reserved: "ServiceReserved",
-  ownedByOther: "ServiceOwnedByOther",
-  hasSelector: "ServiceHasSelector",
-  clusterIPImmutable: "ClusterIPImmutable",
-  deleting: "ServiceDeleting",
-} as const;
-/** One of `SERVICE_PROBLEMS`. */
-export type ServiceProblem = (typeof SERVICE_PROBLEMS)[keyof typeof SERVICE_PROBLEMS];
 
 /** Returns the controller ownerReference every child of `swh` carries (no `blockOwnerDeletion`: ADR 0009). */
 export function ownerReferenceTo(swh: Readonly<OwnerIdentity>): OwnerReference {
@@ -83,21 +71,6 @@ export function isReservedService(namespace: string, name: string): boolean {
 export function hasSelector(service: Readonly<ServiceControlView>): boolean {
   return Object.keys(service.spec?.selector ?? {}).length > 0;
 }
-
-/**
- * Why the agent withholds an SWH's endpoints: the three `SERVICE_PROBLEMS` that stop publication, or a state the
- * controller resolves by itself — `ServiceMissing` (it creates the Service) and `ServiceNotAdopted` (a
- * selector-less Service nothing controls: it adopts it).
- */
-export const PUBLICATION_BLOCKS = [
-  SERVICE_PROBLEMS.reserved,
-  SERVICE_PROBLEMS.ownedByOther,
-  SERVICE_PROBLEMS.hasSelector,
-  "ServiceMissing",
-  "ServiceNotAdopted",
-] as const;
-/** One of `PUBLICATION_BLOCKS`. */
-export type PublicationBlock = (typeof PUBLICATION_BLOCKS)[number];
 
 /** Whether EndpointSlices may be written for an SWH, and if not, why. */
 export type Publication = { publish: true } | { publish: false; reason: PublicationBlock; message: string };

@@ -3,9 +3,16 @@
  * why an agent withholds endpoints. They are written once here, used by the apps and probes as constants, and
  * `docs/troubleshooting.md` is checked against exactly these sets by a test: a reason added here without its
  * documentation, or documented after it is gone, fails the build. Each app types what it emits with these
- * unions, so a reason cannot appear in an app without appearing here first.
+ * unions, so a reason cannot appear in an app without appearing here first. This file imports nothing: the types
+ * and ownership rules build on it, never the other way round.
  */
-import { SERVICE_PROBLEMS } from "./ownership.js";
+
+/**
+ * Who reports a probe failure reason: `probe` — the probe engine (`@swh/probes`) observed it on the target (or, for
+ * `UnsupportedMode`, cannot run the mode); `agent` — the agent reports it instead of a probe result (credentials it
+ * could not get, a named port the pod does not have, no result yet).
+ */
+export type ProbeFailureSource = "probe" | "agent";
 
 /**
  * Why a probe failed; a closed set shared by the probe engine, slices and status. `PortNotFound` (a named
@@ -15,34 +22,42 @@ import { SERVICE_PROBLEMS } from "./ownership.js";
  * `NotProbedYet`: no result exists yet (a new target starts failing, SPEC §3.3). The `GRPC…` reasons are the
  * answers of `grpc.health.v1.Health/Check` (ADR 0027): `NOT_SERVING`, `SERVICE_UNKNOWN` (or status NOT_FOUND),
  * `UNKNOWN`, status UNIMPLEMENTED (no health service), and any other non-OK status.
+ *
+ * The catalogue: each reason with who reports it (`ProbeFailureSource`). It is the one list of these reasons;
+ * `PROBE_FAILURE_REASONS` and `@swh/probes`' `PROBE_REASONS` (the `probe` ones) are derived from it.
  */
-export const PROBE_FAILURE_REASONS = [
-  "ConnectionRefused",
-  "ConnectionReset",
-  "Timeout",
-  "HTTPStatus",
-  "HTTPBody",
-  "TLSError",
-  "AuthFailed",
-  "QueryFalse",
-  "QueryError",
-  "GRPCNotServing",
-  "GRPCServiceUnknown",
-  "GRPCStatusUnknown",
-  "GRPCUnimplemented",
-  "GRPCError",
-  "ProtocolError",
-  "DNSError",
-  "CredentialsMissing",
-  "CredentialsInvalid",
-  "CredentialsNotPermitted",
-  "PortNotFound",
-  "UnsupportedMode",
-  "NotProbedYet",
-  "Error",
-] as const;
+export const PROBE_FAILURE_REASON_SOURCES = {
+  ConnectionRefused: "probe",
+  ConnectionReset: "probe",
+  Timeout: "probe",
+  HTTPStatus: "probe",
+  HTTPBody: "probe",
+  TLSError: "probe",
+  AuthFailed: "probe",
+  QueryFalse: "probe",
+  QueryError: "probe",
+  GRPCNotServing: "probe",
+  GRPCServiceUnknown: "probe",
+  GRPCStatusUnknown: "probe",
+  GRPCUnimplemented: "probe",
+  GRPCError: "probe",
+  ProtocolError: "probe",
+  DNSError: "probe",
+  CredentialsMissing: "agent",
+  CredentialsInvalid: "agent",
+  CredentialsNotPermitted: "agent",
+  PortNotFound: "agent",
+  UnsupportedMode: "probe",
+  NotProbedYet: "agent",
+  Error: "probe",
+} as const satisfies Record<string, ProbeFailureSource>;
+
+/** Every probe failure reason, in the catalogue's order: the keys of `PROBE_FAILURE_REASON_SOURCES`. */
+export const PROBE_FAILURE_REASONS = Object.keys(
+  PROBE_FAILURE_REASON_SOURCES,
+) as readonly ProbeFailureReason[];
 /** One of `PROBE_FAILURE_REASONS`. */
-export type ProbeFailureReason = (typeof PROBE_FAILURE_REASONS)[number];
+export type ProbeFailureReason = keyof typeof PROBE_FAILURE_REASON_SOURCES;
 
 /**
  * Probe failure reasons that mean the probe's configuration (or its credentials), not the pod, is wrong: the
@@ -58,6 +73,35 @@ export const CONFIGURATION_FAILURE_REASONS: readonly ProbeFailureReason[] = [
 
 /** Reason shared by the conditions and the Event of an SWH whose stored spec no longer fits the schema. */
 const INVALID_SPEC = "InvalidSpec";
+
+/**
+ * Why the controller cannot bring an SWH's Service in sync; each is a `ServiceReady=False` reason. The first
+ * three also mean that no endpoints are published (see `endpointPublication` in ownership.ts).
+ */
+export const SERVICE_PROBLEMS = {
+  reserved: "ServiceReserved",
+  ownedByOther: "ServiceOwnedByOther",
+  hasSelector: "ServiceHasSelector",
+  clusterIPImmutable: "ClusterIPImmutable",
+  deleting: "ServiceDeleting",
+} as const;
+/** One of `SERVICE_PROBLEMS`. */
+export type ServiceProblem = (typeof SERVICE_PROBLEMS)[keyof typeof SERVICE_PROBLEMS];
+
+/**
+ * Why the agent withholds an SWH's endpoints: the three `SERVICE_PROBLEMS` that stop publication, or a state the
+ * controller resolves by itself — `ServiceMissing` (it creates the Service) and `ServiceNotAdopted` (a
+ * selector-less Service nothing controls: it adopts it).
+ */
+export const PUBLICATION_BLOCKS = [
+  SERVICE_PROBLEMS.reserved,
+  SERVICE_PROBLEMS.ownedByOther,
+  SERVICE_PROBLEMS.hasSelector,
+  "ServiceMissing",
+  "ServiceNotAdopted",
+] as const;
+/** One of `PUBLICATION_BLOCKS`. */
+export type PublicationBlock = (typeof PUBLICATION_BLOCKS)[number];
 
 /**
  * Reasons of each condition type (keys as in `CONDITION_TYPES`). `ChildServiceReady` mirrors `ServiceReady`.

@@ -2,36 +2,24 @@
  * The outcome of one probe and the options every probe takes. A probe never throws for a failing target: the
  * failure is data with a reason code from this package's own closed set, `ProbeReason`.
  */
+import { PROBE_FAILURE_REASON_SOURCES, PROBE_FAILURE_REASONS } from "@swh/crd-types";
 import type { MonotonicClock } from "./clock.js";
 
+type Sources = typeof PROBE_FAILURE_REASON_SOURCES;
 /**
- * Every reason a probe of this package fails for: what a prober can observe of a target, and nothing about who
- * runs it (a caller with its own reasons, such as the agent's missing credentials, widens `ProbeResult`'s
- * `Reason`). Stable strings, shown to users.
+ * Why a probe of this package fails: what a prober can observe of a target, and nothing about who runs it (a
+ * caller with its own reasons, such as the agent's missing credentials, widens `ProbeResult`'s `Reason`). The
+ * reasons of source `probe` in `@swh/crd-types`' catalogue. Stable strings, shown to users.
  */
-export const PROBE_REASONS = [
-  "ConnectionRefused",
-  "ConnectionReset",
-  "Timeout",
-  "HTTPStatus",
-  "HTTPBody",
-  "TLSError",
-  "AuthFailed",
-  "QueryFalse",
-  "QueryError",
-  "GRPCNotServing",
-  "GRPCServiceUnknown",
-  "GRPCStatusUnknown",
-  "GRPCUnimplemented",
-  "GRPCError",
-  "ProtocolError",
-  "DNSError",
-  "UnsupportedMode",
-  "Error",
-] as const;
+export type ProbeReason = { [R in keyof Sources]: Sources[R] extends "probe" ? R : never }[keyof Sources];
 
-/** Why a probe failed: one of `PROBE_REASONS`. */
-export type ProbeReason = (typeof PROBE_REASONS)[number];
+/**
+ * Every `ProbeReason`, in the catalogue's order: derived from `@swh/crd-types`' `PROBE_FAILURE_REASON_SOURCES`, so
+ * a reason the engine may report is added there, once, with its troubleshooting entry.
+ */
+export const PROBE_REASONS: readonly ProbeReason[] = PROBE_FAILURE_REASONS.filter(
+  (reason): reason is ProbeReason => PROBE_FAILURE_REASON_SOURCES[reason] === "probe",
+);
 
 /**
  * The result of one probe: `ok`, a reason code when not ok, a human-readable message and the time it took.
