@@ -2,13 +2,7 @@
  * Command-line flags of the controller (env fallbacks where the Deployment passes them). Parsing is pure and
  * returns data: a bad flag yields an error naming it instead of a half-configured process.
  */
-import {
-  type FlagSpecs,
-  formatUsage,
-  type ParseResult,
-  parseDuration,
-  parseFlags,
-} from "@swh/flags";
+import { type FlagSpecs, formatUsage, type ParseResult, parseDuration, parseFlags } from "@swh/flags";
 import {
   type BindAddress,
   type CertificateFiles,
