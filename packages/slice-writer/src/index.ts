@@ -64,4 +64,3 @@ export {
 export { MAX_SLICE_NAME_LENGTH, type SliceKey, sliceName } from "./slice-name.js";
 export { type StatusEvent, statusEvents } from "./status-events.js";
 export { SliceWriteError, type WriteRequest, type WriteSlicesOptions, writeSlices } from "./write-slices.js";
-export { WrittenSlices } from "./written-slices.js";

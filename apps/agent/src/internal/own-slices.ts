@@ -9,14 +9,13 @@
  */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import { objectKey } from "@swh/crd-types";
-import { type Informer, type Logger, WritePacer } from "@swh/kube";
+import { type Informer, type Logger, WritePacer, WrittenObjects } from "@swh/kube";
 import {
   type ApplyResult,
   isOwnedSlice,
   type SliceApi,
   SliceWriteError,
   type WriteRequest,
-  WrittenSlices,
   writeSlices,
 } from "@swh/slice-writer";
 import type { AgentMetrics } from "./agent-metrics.js";
@@ -27,7 +26,7 @@ export class OwnSlices {
   readonly #api: SliceApi;
   readonly #nodeName: string;
   readonly #metrics: Pick<AgentMetrics, "sliceWrites">;
-  readonly #written = new WrittenSlices();
+  readonly #written = new WrittenObjects<V1EndpointSlice>();
   readonly #pacer = new WritePacer();
 
   constructor(deps: {
@@ -68,7 +67,8 @@ export class OwnSlices {
       written: result.written.map((s) => s.metadata?.name),
       deleted: result.deleted,
     });
-    this.#written.recordWrites(request.swh.namespace, result.written, result.deleted);
+    for (const slice of result.written) this.#written.recordWrite(slice);
+    for (const name of result.deleted) this.#written.recordDelete({ namespace: request.swh.namespace, name });
     this.#pacer.recordWrite(objectKey(request.swh), Date.now());
   }
 
