@@ -4,30 +4,15 @@
  */
 
 import { type FlagSpecs, formatUsage, type ParseResult, parseFlags } from "@swh/flags";
-import {
-  type BindAddress,
-  type CertificateFiles,
-  LOG_LEVELS,
-  type LogLevel,
-  METRICS_TLS_FLAGS,
-  parseBindAddress,
-  parseMetricsTlsFlags,
-} from "@swh/kube";
+import { type BindAddress, type OpsConfig, opsFlags, parseOpsFlags } from "@swh/kube";
 
 export type { BindAddress };
 
-/** Everything `main` needs to start the agent. */
-export interface AgentConfig {
+/** Everything `main` needs to start the agent: the ops flags (`0` turns a server off) and its own. */
+export interface AgentConfig extends OpsConfig {
   nodeName: string;
   /** Namespace the agent runs in (heartbeat Lease lives there); undefined disables the heartbeat. */
   namespace: string | undefined;
-  kubeconfig: string | undefined;
-  /** HTTPS /metrics for authorised bearer tokens; undefined when disabled with `0`. */
-  metricsBindAddress: BindAddress | undefined;
-  /** Serving certificate of /metrics; undefined: self-signed at start-up. */
-  metricsTls: CertificateFiles | undefined;
-  healthBindAddress: BindAddress | undefined;
-  logLevel: LogLevel;
   maxConcurrentProbes: number;
   /**
    * Namespaces whose credentials Secrets the agent may read (ADR 0020), sorted and without duplicates; empty
@@ -39,34 +24,13 @@ export interface AgentConfig {
 /** The agent's config, `--help`, `--version`, or an error naming the flag or variable. */
 export type ParseConfigResult = ParseResult<AgentConfig>;
 
-const DEFAULTS = {
-  metricsBindAddress: ":8443",
-  healthBindAddress: ":8081",
-  logLevel: "info",
-  maxConcurrentProbes: "100",
-} as const;
+const OPS = { metricsPort: 8443, healthPort: 8081, disableWithZero: true } as const;
 
 const FLAGS = {
-  kubeconfig: {
-    value: "PATH",
-    default: "in-cluster service account, then $KUBECONFIG",
-    help: "kubeconfig file",
-  },
-  "metrics-bind-address": {
-    value: "HOST:PORT",
-    default: DEFAULTS.metricsBindAddress,
-    help: "Prometheus /metrics over HTTPS for authorised bearer tokens; :PORT every interface, 0 disables",
-  },
-  ...METRICS_TLS_FLAGS,
-  "health-bind-address": {
-    value: "HOST:PORT",
-    default: DEFAULTS.healthBindAddress,
-    help: "/healthz and /readyz, no authentication; :PORT every interface, 0 disables",
-  },
-  "log-level": { value: "LEVEL", default: DEFAULTS.logLevel, help: LOG_LEVELS.join(" | ") },
+  ...opsFlags(OPS),
   "max-concurrent-probes": {
     value: "N",
-    default: DEFAULTS.maxConcurrentProbes,
+    default: "100",
     help: "probes running at once on this node, 1..100000",
   },
   "credentials-namespaces": {
@@ -108,27 +72,10 @@ export function parseAgentConfig(
   }
   const namespace = env.POD_NAMESPACE?.trim() || undefined;
 
-  const metrics = parseBindAddress(
-    "--metrics-bind-address",
-    values.get("metrics-bind-address") ?? DEFAULTS.metricsBindAddress,
-    { disableWithZero: true },
-  );
-  if (!metrics.ok) return metrics;
-  const health = parseBindAddress(
-    "--health-bind-address",
-    values.get("health-bind-address") ?? DEFAULTS.healthBindAddress,
-    { disableWithZero: true },
-  );
-  if (!health.ok) return health;
-  const tls = parseMetricsTlsFlags(values);
-  if (!tls.ok) return tls;
+  const ops = parseOpsFlags(values, env, OPS);
+  if (!ops.ok) return ops;
 
-  const logLevel = values.get("log-level") ?? DEFAULTS.logLevel;
-  if (!isLogLevel(logLevel)) {
-    return { ok: false, error: `--log-level must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"` };
-  }
-
-  const maxText = values.get("max-concurrent-probes") ?? DEFAULTS.maxConcurrentProbes;
+  const maxText = values.get("max-concurrent-probes") ?? "100";
   const maxConcurrentProbes = Number(maxText);
   if (!/^\d+$/.test(maxText) || maxConcurrentProbes < 1 || maxConcurrentProbes > 100_000) {
     return { ok: false, error: `--max-concurrent-probes must be an integer 1..100000, got "${maxText}"` };
@@ -143,13 +90,9 @@ export function parseAgentConfig(
   return {
     ok: true,
     config: {
+      ...ops.ops,
       nodeName,
       namespace,
-      kubeconfig: values.get("kubeconfig") || undefined,
-      metricsBindAddress: metrics.address,
-      metricsTls: tls.files,
-      healthBindAddress: health.address,
-      logLevel,
       maxConcurrentProbes,
       credentialsNamespaces: credentials.namespaces,
     },
@@ -170,8 +113,4 @@ function parseNamespaceList(
     return { ok: false, error: `${flag} must list namespace names separated by commas, got "${bad}"` };
   }
   return { ok: true, namespaces: [...new Set(names)].sort() };
-}
-
-function isLogLevel(level: string): level is LogLevel {
-  return (LOG_LEVELS as readonly string[]).includes(level);
 }

@@ -3,27 +3,12 @@
  * returns data: a bad flag yields an error naming it instead of a half-configured process.
  */
 import { type FlagSpecs, formatUsage, type ParseResult, parseDuration, parseFlags } from "@swh/flags";
-import {
-  type BindAddress,
-  type CertificateFiles,
-  type LogLevel,
-  METRICS_TLS_FLAGS,
-  parseBindAddress,
-  parseLogLevel,
-  parseMetricsTlsFlags,
-} from "@swh/kube";
+import { type OpsConfig, opsFlags, parseOpsFlags } from "@swh/kube";
 
 /** Parsed configuration; see `USAGE` for each flag. */
-export interface ControllerConfig {
-  kubeconfig?: string;
+export interface ControllerConfig extends OpsConfig {
   namespace: string;
   leaderElect: boolean;
-  /** `host` undefined: every interface, dual-stack where available. */
-  metricsBindAddress: BindAddress;
-  /** Serving certificate of /metrics; undefined: self-signed at start-up. */
-  metricsTls?: CertificateFiles;
-  healthBindAddress: BindAddress;
-  logLevel: LogLevel;
   nodeNotReadyGraceMs: number;
   identity: string;
 }
@@ -31,12 +16,11 @@ export interface ControllerConfig {
 /** The controller's config, `--help`, `--version`, or an error naming the flag. */
 export type ConfigResult = ParseResult<ControllerConfig>;
 
+// The controller always serves both: port 0 is any free port, never "off".
+const OPS = { metricsPort: 8443, healthPort: 8081, disableWithZero: false } as const;
+
 const FLAGS = {
-  kubeconfig: {
-    value: "PATH",
-    default: "in-cluster service account, then $KUBECONFIG",
-    help: "kubeconfig file",
-  },
+  ...opsFlags(OPS),
   namespace: {
     value: "NS",
     default: "$POD_NAMESPACE",
@@ -47,18 +31,6 @@ const FLAGS = {
     default: "true",
     help: "take part in leader election before writing",
   },
-  "metrics-bind-address": {
-    value: "HOST:PORT",
-    default: ":8443",
-    help: "Prometheus /metrics over HTTPS, for bearer tokens allowed get on /metrics (TokenReview + SubjectAccessReview); :PORT every interface, port 0 a free port",
-  },
-  ...METRICS_TLS_FLAGS,
-  "health-bind-address": {
-    value: "HOST:PORT",
-    default: ":8081",
-    help: "/healthz and /readyz only, no authentication; :PORT every interface, port 0 a free port",
-  },
-  "log-level": { value: "LEVEL", default: "info, or $LOG_LEVEL", help: "debug | info | warn | error" },
   "node-not-ready-grace": {
     value: "DUR",
     default: "5m",
@@ -86,24 +58,8 @@ export function parseConfig(
   const leaderElect = parseBool(values.get("leader-elect") ?? "true");
   if (leaderElect === undefined)
     return { ok: false, error: `--leader-elect: "${values.get("leader-elect")}" is not true or false` };
-  const metrics = parseBindAddress(
-    "--metrics-bind-address",
-    values.get("metrics-bind-address") ?? FLAGS["metrics-bind-address"].default,
-  );
-  if (!metrics.ok) return metrics;
-  const health = parseBindAddress(
-    "--health-bind-address",
-    values.get("health-bind-address") ?? FLAGS["health-bind-address"].default,
-  );
-  if (!health.ok) return health;
-  const tls = parseMetricsTlsFlags(values);
-  if (!tls.ok) return tls;
-  let logLevel: LogLevel;
-  try {
-    logLevel = parseLogLevel(values.get("log-level") ?? env.LOG_LEVEL ?? "info");
-  } catch (err) {
-    return { ok: false, error: `--${(err as Error).message}` };
-  }
+  const ops = parseOpsFlags(values, env, OPS);
+  if (!ops.ok) return ops;
   const grace = parseDuration(values.get("node-not-ready-grace") ?? "5m");
   if (grace === undefined) {
     return {
@@ -113,18 +69,12 @@ export function parseConfig(
   }
 
   const config: ControllerConfig = {
+    ...ops.ops,
     namespace,
     leaderElect,
-    // Both parsed without `disableWithZero`: the controller always serves them.
-    metricsBindAddress: metrics.address as BindAddress,
-    healthBindAddress: health.address as BindAddress,
-    logLevel,
     nodeNotReadyGraceMs: grace,
     identity: env.POD_NAME || `swh-controller-${process.pid}`,
   };
-  if (tls.files !== undefined) config.metricsTls = tls.files;
-  const kubeconfig = values.get("kubeconfig");
-  if (kubeconfig !== undefined && kubeconfig !== "") config.kubeconfig = kubeconfig;
   return { ok: true, config };
 }
 

@@ -59,7 +59,7 @@ describe("parseConfig", () => {
     [[], "--namespace is required"],
     [["--namespace=x", "--leader-elect=maybe"], "--leader-elect"],
     [["--namespace=x", "--metrics-bind-address=8080"], "--metrics-bind-address"],
-    [["--namespace=x", "--log-level=loud"], "log level"],
+    [["--namespace=x", "--log-level=loud"], "--log-level must be one of"],
     [["--namespace=x", "--node-not-ready-grace=5 minutes"], "--node-not-ready-grace"],
     [["--namespace=x", "--frobnicate"], "unknown flag --frobnicate"],
     [["--namespace=x", "--metrics-tls-cert-file=/tls/tls.crt"], "--metrics-tls-private-key-file is required"],

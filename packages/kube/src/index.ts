@@ -57,7 +57,7 @@ export {
   type MetricsAccessCacheOptions,
 } from "./metrics-access.js";
 export { type MetricsServerOptions, startMetricsServer } from "./metrics-server.js";
-export { METRICS_TLS_FLAGS, parseMetricsTlsFlags } from "./metrics-tls-flags.js";
+export { type OpsConfig, type OpsFlagsOptions, opsFlags, parseOpsFlags } from "./ops-flags.js";
 export { type OpsServerOptions, type OpsServers, startOpsServers } from "./ops-servers.js";
 export { DEFAULT_POOL_MAX_AGE_MS, PooledKubeConfig } from "./pooled-kube-config.js";
 export { isRetryableApiError, type RetryOptions, withRetry } from "./retry.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseMetricsTlsFlags, splitHostPort } from "../src/index.js";
+import { splitHostPort } from "../src/index.js";
+import { parseMetricsTlsFlags } from "../src/metrics-tls-flags.js";
 
 describe("splitHostPort", () => {
   it.each([
