@@ -81,7 +81,7 @@ const READ_NODE_TIMEOUT_MS = 10_000;
  * Longest time one write may take. With the default leader timing (renew deadline 10 s, Lease 15 s) a write that
  * cannot finish in this time is abandoned before a successor could have taken over (ADR 0019).
  */
-export const WRITE_TIMEOUT_MS = 10_000;
+const WRITE_TIMEOUT_MS = 10_000;
 
 /** The signal of one write: aborted when the leadership term ends or after `WRITE_TIMEOUT_MS`, whichever is first. */
 export function termWriteSignal(term: AbortSignal): AbortSignal {

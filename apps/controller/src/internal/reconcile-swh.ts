@@ -63,10 +63,10 @@ export interface SwhIo extends ReconcileIo {
 }
 
 /** How soon a key is looked at again after a 409 (the informer usually catches up within milliseconds). */
-export const CONFLICT_REQUEUE_MS = 500;
+const CONFLICT_REQUEUE_MS = 500;
 
 /** Thrown after status was written when the Service write failed, so the queue retries with backoff. */
-export class ServiceWriteError extends Error {
+class ServiceWriteError extends Error {
   override readonly name = "ServiceWriteError";
 }
 
