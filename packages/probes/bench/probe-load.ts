@@ -169,12 +169,13 @@ async function runPhase(name: string, targets: readonly Target[]): Promise<Recor
     maxConcurrent,
     ...(tickMs === undefined ? {} : { tickMs }),
     run: (target, signal) => run(target.probe, signal),
-    onTransition: () => {},
-    onResult: (_id, result, timing) => {
-      if (!measuring) return;
-      probes++;
-      lateness.push(timing.startedAt - timing.scheduledAt);
-      if (!result.ok) failures.set(result.reason ?? "?", (failures.get(result.reason ?? "?") ?? 0) + 1);
+    observer: {
+      result: (_id, result, timing) => {
+        if (!measuring) return;
+        probes++;
+        lateness.push(timing.startedAt - timing.scheduledAt);
+        if (!result.ok) failures.set(result.reason ?? "?", (failures.get(result.reason ?? "?") ?? 0) + 1);
+      },
     },
   });
   for (const [i, probe] of targets.entries()) {

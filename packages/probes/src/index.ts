@@ -48,6 +48,7 @@ export {
 export { probeTcp } from "./probe-tcp.js";
 export {
   DEFAULT_TICK_MS,
+  type ProbeObserver,
   ProbeScheduler,
   type ProbeSchedulerOptions,
   type ProbeTiming,

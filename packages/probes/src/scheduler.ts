@@ -68,10 +68,8 @@ export interface ProbeSchedulerOptions<P> {
    */
   maxConcurrent: number;
   run: (target: ScheduledTarget<P>, signal: AbortSignal) => Promise<ProbeResult<string>>;
-  /** Called when a target's `passing` flips — and only then. */
-  onTransition: (id: string, state: TargetState) => void;
-  /** Called after every probe (metrics). */
-  onResult?: (id: string, result: ProbeResult<string>, timing: ProbeTiming) => void;
+  /** What the scheduler tells about each probe (logs, metrics); every hook is optional. */
+  observer?: ProbeObserver;
   /**
    * Where each target's published state is kept: recorded after every probe (it reports only changes), seeded
    * from `ScheduledTarget.seed`, and forgotten with the target.
@@ -84,11 +82,19 @@ export interface ProbeSchedulerOptions<P> {
   random?: () => number;
   /** Aborting it stops the scheduler, like `stop()`. */
   signal?: AbortSignal;
+}
+
+/** Hooks a scheduler calls as it probes. */
+export interface ProbeObserver {
+  /** Called when a target's `passing` flips — and only then. */
+  transition?(id: string, state: TargetState): void;
+  /** Called after every probe (metrics). */
+  result?(id: string, result: ProbeResult<string>, timing: ProbeTiming): void;
   /**
-   * Receives an exception thrown by `onTransition`/`onResult` during a scheduled probe. Without it the
-   * exception is rethrown as an uncaught error (a bug must be visible); either way scheduling continues.
+   * Receives an exception thrown by `transition`/`result` (or by `results`) during a scheduled probe. Without it
+   * the exception is rethrown as an uncaught error (a bug must be visible); either way scheduling continues.
    */
-  onError?: (error: unknown) => void;
+  error?(error: unknown): void;
 }
 
 /** Default wake-up granularity of the scheduler, in ms. */
@@ -279,9 +285,10 @@ export class ProbeScheduler<P = unknown> {
     const { id } = entry.target;
     try {
       this.#opts.results?.record(id, entry.state.passing, result);
-      this.#opts.onResult?.(id, result, { scheduledAt: scheduledAt ?? startedAt, startedAt });
+      const observer = this.#opts.observer;
+      observer?.result?.(id, result, { scheduledAt: scheduledAt ?? startedAt, startedAt });
       if (entry.state.passing !== before.passing)
-        this.#opts.onTransition(id, { ...entry.state, lastResult: result });
+        observer?.transition?.(id, { ...entry.state, lastResult: result });
     } finally {
       // A throwing callback must not stall the probes queued behind this one.
       this.#pump();
@@ -342,7 +349,8 @@ export class ProbeScheduler<P = unknown> {
       const scheduledAt = entry.queuedAt;
       entry.queuedAt = undefined;
       this.#probe(entry, scheduledAt).catch((error: unknown) => {
-        if (this.#opts.onError) this.#opts.onError(error);
+        const onError = this.#opts.observer?.error;
+        if (onError) onError(error);
         else
           queueMicrotask(() => {
             throw error;

@@ -7,7 +7,6 @@
  * reason was expected); where the expected outcome is a `Timeout` in a named phase, the deadline runs on a manual
  * clock that the test advances only after the server has seen the probe reach that phase.
  */
-import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 import { waitFor } from "@swh/testenv";
 import { describe, expect, it } from "vitest";
@@ -125,8 +124,11 @@ describe("hostile HTTP targets", () => {
   });
 
   it("TLS garbage → TLSError", async () => {
+    // Fixed bytes, not random ones: about 1 random buffer in 500 starts like a record header announcing more
+    // bytes than follow (a high first bit reads as an SSLv2 length), and the client rightly waits for the rest
+    // (a Timeout, not a TLSError). Text is what a plain server answers on a TLS port.
     const server = await startTcpServer(HOST, (socket) =>
-      socket.once("data", () => socket.write(randomBytes(4096))),
+      socket.once("data", () => socket.write(Buffer.alloc(4096, "garbage, not a TLS record\r\n"))),
     );
     const result = await probeHttp(
       { host: HOST, port: server.port },
@@ -134,6 +136,19 @@ describe("hostile HTTP targets", () => {
       generous,
     );
     expect(result).toMatchObject({ ok: false, reason: "TLSError" });
+  });
+
+  it("a TLS record cut short (its header announces more than arrives) → Timeout, not a TLSError", async () => {
+    const header = Buffer.from([0x16, 0x03, 0x03, 0x40, 0x00]); // a handshake record of 16 KiB
+    const server = await startTcpServer(HOST, (socket) =>
+      socket.once("data", () => socket.write(Buffer.concat([header, Buffer.alloc(100)]))),
+    );
+    const result = await probeHttp(
+      { host: HOST, port: server.port },
+      { scheme: "HTTPS", insecureSkipTLSVerify: true },
+      { timeoutMs: DEADLINE_MS },
+    );
+    expect(result).toMatchObject({ ok: false, reason: "Timeout" });
   });
 
   it("a TLS server that never finishes the handshake → Timeout in the TLS handshake", async () => {

@@ -95,7 +95,6 @@ describe("ProbeScheduler with a results store", () => {
     const scheduler = new ProbeScheduler<string>({
       maxConcurrent: 10,
       clock: new ManualClock(),
-      onTransition: () => {},
       run: async (t) => outcome.get(t.id) ?? pass,
       results,
     });
@@ -143,7 +142,6 @@ describe("ProbeScheduler with a results store", () => {
     const held = new ProbeScheduler<string>({
       maxConcurrent: 10,
       clock: new ManualClock(),
-      onTransition: () => {},
       run: () => new Promise((resolve) => (release = resolve)),
       results,
     });

@@ -45,7 +45,7 @@ function setup(maxConcurrent: number, clock: MonotonicClock = new ManualClock())
     maxConcurrent,
     clock,
     random: () => 0,
-    onTransition: (id, state) => (state.passing ? passing.add(id) : passing.delete(id)),
+    observer: { transition: (id, state) => (state.passing ? passing.add(id) : passing.delete(id)) },
     run: (target) =>
       new Promise((resolve) => {
         const s: Started = {
@@ -92,7 +92,6 @@ describe("ProbeScheduler fairness between groups", () => {
       maxConcurrent: 4,
       clock,
       random: () => 0,
-      onTransition: () => {},
       run: () => new Promise(() => {}),
     });
     for (const id of ["a", "b", "c"]) {

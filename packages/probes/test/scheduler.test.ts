@@ -27,7 +27,7 @@ function setup(opts: { maxConcurrent?: number; random?: () => number; hold?: boo
     maxConcurrent: opts.maxConcurrent ?? 100,
     clock,
     random: opts.random ?? (() => 0),
-    onTransition: (id, state) => transitions.push([id, state]),
+    observer: { transition: (id, state) => transitions.push([id, state]) },
     run: (target, signal) =>
       new Promise((resolve) => {
         started.push({ id: target.id, at: clock.now(), signal, release: resolve });
@@ -143,7 +143,6 @@ describe("ProbeScheduler", () => {
       clock,
       random: () => 0,
       signal: controller.signal,
-      onTransition: () => {},
       run: async () => {
         runs++;
         return pass;
@@ -161,7 +160,6 @@ describe("ProbeScheduler", () => {
     const scheduler = new ProbeScheduler({
       maxConcurrent: 1,
       clock,
-      onTransition: () => {},
       run: async () => {
         throw new Error("boom");
       },
@@ -171,7 +169,7 @@ describe("ProbeScheduler", () => {
     expect(state).toMatchObject({ passing: false, lastResult: { ok: false, reason: "Error" } });
   });
 
-  it("keeps scheduling when a callback throws and hands the error to onError", async () => {
+  it("keeps scheduling when a hook throws and hands the error to the observer's error hook", async () => {
     const clock = new ManualClock();
     const errors: unknown[] = [];
     let runs = 0;
@@ -179,9 +177,11 @@ describe("ProbeScheduler", () => {
       maxConcurrent: 1,
       clock,
       random: () => 0,
-      onError: (e) => errors.push(e),
-      onTransition: () => {
-        throw new Error("consumer bug");
+      observer: {
+        error: (e) => errors.push(e),
+        transition: () => {
+          throw new Error("consumer bug");
+        },
       },
       run: async () => {
         runs++;
@@ -211,7 +211,6 @@ describe("ProbeScheduler wake-ups", () => {
       clock,
       tickMs: 5,
       random: () => values.shift() ?? 0,
-      onTransition: () => {},
       run: async (target) => {
         starts.push([target.id, clock.now()]);
         return { ok: true, message: "ok", durationMs: 0 };

@@ -40,15 +40,17 @@ export class Probing {
           probe: probeBySpec,
           credentials: (namespace, name) => deps.credentials.lookup(namespace, name),
         }),
-      // A throwing callback is a bug in the agent: keep probing, and make it visible.
-      onError: (err) => logger.error("probe result handling failed", { err }),
-      onTransition: (id, state) =>
-        logger.debug("probe target changed", { target: id, passing: state.passing }),
       results: this.#results,
-      onResult: (id, result) => {
-        const mode = probeModeLabel(this.#scheduler.target(id)?.probe.probe.mode ?? "TCP");
-        metrics.probeResults.inc({ mode, result: result.ok ? "success" : "failure" });
-        metrics.probeDuration.observe({ mode }, result.durationMs / 1000);
+      observer: {
+        // A throwing hook is a bug in the agent: keep probing, and make it visible.
+        error: (err) => logger.error("probe result handling failed", { err }),
+        transition: (id, state) =>
+          logger.debug("probe target changed", { target: id, passing: state.passing }),
+        result: (id, result) => {
+          const mode = probeModeLabel(this.#scheduler.target(id)?.probe.probe.mode ?? "TCP");
+          metrics.probeResults.inc({ mode, result: result.ok ? "success" : "failure" });
+          metrics.probeDuration.observe({ mode }, result.durationMs / 1000);
+        },
       },
     });
   }
