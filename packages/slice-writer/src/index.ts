@@ -2,10 +2,9 @@
  * @swh/slice-writer — EndpointSlices for one ServiceWithHealthchecks on one node (SPEC §4): a pure planner
  * (`planSlices`: desired endpoint groups + existing slices → create/update/delete) and an applier
  * (`applySlicePlan`) that performs a plan with @kubernetes/client-node, re-planning on conflicts. It owns the
- * agent–controller contract (ADR 0013): the slice labels and annotations, their one reader (`readSlice`), and the
- * node's heartbeat Lease name (`agentLeaseName`).
+ * agent–controller contract (ADR 0013): the slice labels and annotations and their one reader (`readSlice`). The
+ * heartbeat Lease name and node cleanup are `@swh/node-liveness`'s.
  */
-export { agentLeaseName, agentLeaseNode } from "./agent-lease-name.js";
 export {
   type ApplyOptions,
   type ApplyResult,
@@ -27,14 +26,6 @@ export {
   withReconcileFailed,
 } from "./compute-status.js";
 export { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
-export {
-  DEFAULT_AGENT_LEASE_SECONDS,
-  LIVE_GET_RETRY_MS,
-  type LiveNode,
-  type NodeDecision,
-  type NodeFacts,
-  planNodeCleanup,
-} from "./plan-node-cleanup.js";
 export { type PlanSlicesInput, planSlices, type SlicePlan } from "./plan-slices.js";
 export {
   type EndpointReason,
