@@ -15,16 +15,6 @@ export {
   WRITE_RESULTS,
   type WriteResult,
 } from "./apply-slice-plan.js";
-export {
-  type ControllerStatus,
-  computeInvalidSpecStatus,
-  computeStatus,
-  keepReconcileFailed,
-  type ServiceSyncOutcome,
-  type StatusInput,
-  sameStatus,
-  withReconcileFailed,
-} from "./compute-status.js";
 export { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
 export { type PlanSlicesInput, planSlices, type SlicePlan } from "./plan-slices.js";
 export {
@@ -53,6 +43,5 @@ export {
   sliceLabels,
 } from "./slice-labels.js";
 export { MAX_SLICE_NAME_LENGTH, type SliceKey, sliceName } from "./slice-name.js";
-export { type StatusEvent, statusEvents } from "./status-events.js";
 export { SliceWriteError, type WriteRequest, type WriteSlicesOptions, writeSlices } from "./write-slices.js";
 export { WrittenSlices } from "./written-slices.js";

@@ -1,11 +1,11 @@
 /**
- * Builders of what the controller reads for unit tests (agent slices planned by `planSlices`), next to the SWH and
- * Service builders of @swh/aggregation's tests (Nodes and heartbeat Leases: @swh/node-liveness' node-builders);
- * each returns a deep-frozen object.
+ * Builders of the slices the controller reads, for unit tests (here, in @swh/status and in the controller): agent
+ * slices planned by `planSlices`, next to the SWH and Service builders of @swh/aggregation's tests (Nodes and
+ * heartbeat Leases: @swh/node-liveness' node-builders); each returns a deep-frozen object.
  */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import { deepFreeze, SWH_UID } from "../../aggregation/test/support/service-builders.js";
-import { planSlices, readSlice, type SliceView } from "../src/index.js";
+import { planSlices } from "../src/index.js";
 
 export * from "../../aggregation/test/support/service-builders.js";
 
@@ -80,11 +80,4 @@ export function aSlice(opts: {
   if (slice === undefined || plan.create.length !== 1) throw new Error("aSlice: expected one planned slice");
   if (opts.name !== undefined) slice.metadata = { ...slice.metadata, name: opts.name };
   return deepFreeze(slice);
-}
-
-/** `aSlice` as the controller's index reads it (`readSlice`). */
-export function aView(opts: Parameters<typeof aSlice>[0]): SliceView {
-  const view = readSlice(aSlice(opts));
-  if (view === undefined) throw new Error("aView: the planned slice does not read back");
-  return view;
 }
