@@ -1,15 +1,16 @@
 /**
- * @swh/slice-writer — EndpointSlices for one ServiceWithHealthchecks on one node (SPEC §4): a pure planner
- * (`planSlices`: desired endpoint groups + existing slices → create/update/delete) and an applier
- * (`applySlicePlan`) that performs a plan with @kubernetes/client-node, re-planning on conflicts. It owns the
- * agent–controller contract (ADR 0013): the slice labels and annotations and their one reader (`readSlice`). The
- * heartbeat Lease name and node cleanup are `@swh/node-liveness`'s.
+ * @swh/slice-writer — the EndpointSlice format of one ServiceWithHealthchecks on one node (SPEC §4) and its
+ * writing: names, labels and content; a pure planner (`planSlices`: desired endpoint groups + existing slices →
+ * create/update/delete) and an applier (`applySlicePlan`, `writeSlices`) that performs a plan with
+ * @kubernetes/client-node, re-planning on conflicts; and the one reader (`readSlice`) with what is built on it
+ * (`SliceIndex`, `findEndpointTransitions`, `seedFromSlices`, `WrittenSlices`). It owns the agent–controller
+ * contract (ADR 0013): the slice labels and annotations and their reader. The SWH status computed from the slices
+ * is `@swh/status`'s; the heartbeat Lease names and node cleanup are `@swh/node-liveness`'s.
  */
 export {
   type ApplyOptions,
   type ApplyResult,
   applySlicePlan,
-  SLICE_ACTIONS,
   type SliceAction,
   type SliceApi,
   WRITE_RESULTS,
@@ -36,7 +37,6 @@ export {
   isOwnedSlice,
   MANAGED_LABEL_KEYS,
   nodeLabelValue,
-  portLabelValue,
   type ServiceLabels,
   serviceLabelsOf,
   sliceLabelSelector,

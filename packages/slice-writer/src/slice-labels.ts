@@ -52,7 +52,7 @@ export function nodeLabelValue(nodeName: string): string {
 }
 
 /** Value of our port label: the Service port name, `_` for an unnamed port (a label value cannot be empty-named). */
-export function portLabelValue(portName: string): string {
+function portLabelValue(portName: string): string {
   return portName === "" ? "_" : portName;
 }
 
