@@ -19,7 +19,7 @@ import {
   startOpsServers,
   WorkQueue,
 } from "@swh/kube";
-import { agentLeaseName } from "@swh/slice-writer";
+import { agentLeaseName } from "@swh/node-liveness";
 import type { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
 import { type AgentMetrics, createAgentMetrics } from "./internal/agent-metrics.js";

@@ -12,7 +12,7 @@ import {
   type ProbeSpec,
   postgresCredentialsSecret,
 } from "@swh/crd-types";
-import { agentLeaseName } from "@swh/slice-writer";
+import { agentLeaseName } from "@swh/node-liveness";
 import { createNode, createPod, markPodTerminating, startPostgres, waitFor } from "@swh/testenv";
 import { describe, expect, it } from "vitest";
 import { INSTALL_NAMESPACE, metricValue, published } from "./support/harness.js";

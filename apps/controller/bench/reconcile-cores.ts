@@ -6,7 +6,8 @@
  */
 import { planService } from "@swh/aggregation";
 import { API_VERSION, KIND, type ServiceWithHealthchecks } from "@swh/crd-types";
-import { computeStatus, type SliceView, sameStatus } from "@swh/slice-writer";
+import type { SliceView } from "@swh/slice-writer";
+import { computeStatus, sameStatus } from "@swh/status";
 
 const RUNS = 15;
 

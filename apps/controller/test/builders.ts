@@ -1,2 +1,3 @@
 /** The builders the controller's cores are tested with in their packages, for the controller's own tests. */
-export * from "../../../packages/slice-writer/test/status-builders.js";
+export * from "../../../packages/node-liveness/test/node-builders.js";
+export * from "../../../packages/slice-writer/test/slice-builders.js";

@@ -1,6 +1,6 @@
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
 import { createLogger, WrittenObjects } from "@swh/kube";
-import { agentLeaseName } from "@swh/slice-writer";
+import { agentLeaseName } from "@swh/node-liveness";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { ControllerApi, ReconcileIo } from "../src/internal/controller-api.js";

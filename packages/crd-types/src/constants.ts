@@ -106,7 +106,7 @@ export type PostgresTlsMode = (typeof POSTGRES_TLS_MODES)[number];
 /**
  * Prefix of the per-node heartbeat Leases agents renew (in the agent's namespace): `swh-agent-<node>`, or a
  * prefix and a hash when that is longer than an object name; `spec.holderIdentity` names the node in full
- * (`agentLeaseName` in `@swh/slice-writer`, ADR 0013).
+ * (`agentLeaseName` in `@swh/node-liveness`, ADR 0013).
  */
 export const AGENT_LEASE_PREFIX = "swh-agent-";
 /** Name of the controller's leader-election Lease (in the controller's namespace). */

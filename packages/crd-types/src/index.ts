@@ -11,6 +11,7 @@ export * from "./probe-timeout.js";
 export * from "./published-spec.js";
 export * from "./reasons.js";
 export * from "./schema.js";
+export * from "./short-hash.js";
 export * from "./time.js";
 export * from "./types.js";
 export * from "./validate.js";

@@ -19,7 +19,7 @@ export type SliceApi = Pick<
 >;
 
 /** The kinds of write a plan holds (labels of the write metrics). */
-export const SLICE_ACTIONS = ["create", "update", "delete"] as const;
+const SLICE_ACTIONS = ["create", "update", "delete"] as const;
 /** One of `SLICE_ACTIONS`. */
 export type SliceAction = (typeof SLICE_ACTIONS)[number];
 

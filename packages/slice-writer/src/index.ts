@@ -1,40 +1,22 @@
 /**
- * @swh/slice-writer — EndpointSlices for one ServiceWithHealthchecks on one node (SPEC §4): a pure planner
- * (`planSlices`: desired endpoint groups + existing slices → create/update/delete) and an applier
- * (`applySlicePlan`) that performs a plan with @kubernetes/client-node, re-planning on conflicts. It owns the
- * agent–controller contract (ADR 0013): the slice labels and annotations, their one reader (`readSlice`), and the
- * node's heartbeat Lease name (`agentLeaseName`).
+ * @swh/slice-writer — the EndpointSlice format of one ServiceWithHealthchecks on one node (SPEC §4) and its
+ * writing: names, labels and content; a pure planner (`planSlices`: desired endpoint groups + existing slices →
+ * create/update/delete) and an applier (`applySlicePlan`, `writeSlices`) that performs a plan with
+ * @kubernetes/client-node, re-planning on conflicts; and the one reader (`readSlice`) with what is built on it
+ * (`SliceIndex`, `findEndpointTransitions`, `seedFromSlices`). It owns the agent–controller
+ * contract (ADR 0013): the slice labels and annotations and their reader. The SWH status computed from the slices
+ * is `@swh/status`'s; the heartbeat Lease names and node cleanup are `@swh/node-liveness`'s.
  */
-export { agentLeaseName, agentLeaseNode } from "./agent-lease-name.js";
 export {
   type ApplyOptions,
   type ApplyResult,
   applySlicePlan,
-  SLICE_ACTIONS,
   type SliceAction,
   type SliceApi,
   WRITE_RESULTS,
   type WriteResult,
 } from "./apply-slice-plan.js";
-export {
-  type ControllerStatus,
-  computeInvalidSpecStatus,
-  computeStatus,
-  keepReconcileFailed,
-  type ServiceSyncOutcome,
-  type StatusInput,
-  sameStatus,
-  withReconcileFailed,
-} from "./compute-status.js";
 export { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
-export {
-  DEFAULT_AGENT_LEASE_SECONDS,
-  LIVE_GET_RETRY_MS,
-  type LiveNode,
-  type NodeDecision,
-  type NodeFacts,
-  planNodeCleanup,
-} from "./plan-node-cleanup.js";
 export { type PlanSlicesInput, planSlices, type SlicePlan } from "./plan-slices.js";
 export {
   type EndpointReason,
@@ -55,12 +37,10 @@ export {
   isOwnedSlice,
   MANAGED_LABEL_KEYS,
   nodeLabelValue,
-  portLabelValue,
   type ServiceLabels,
   serviceLabelsOf,
   sliceLabelSelector,
   sliceLabels,
 } from "./slice-labels.js";
 export { MAX_SLICE_NAME_LENGTH, type SliceKey, sliceName } from "./slice-name.js";
-export { type StatusEvent, statusEvents } from "./status-events.js";
 export { SliceWriteError, type WriteRequest, type WriteSlicesOptions, writeSlices } from "./write-slices.js";

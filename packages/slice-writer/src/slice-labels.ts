@@ -8,8 +8,8 @@ import {
   LABEL_SERVICE_NAME,
   LABEL_SERVICE_PROXY_NAME,
   MANAGED_BY,
+  shortHash,
 } from "@swh/crd-types";
-import { shortHash } from "./internal/short-hash.js";
 import { sliceNodeName } from "./read-slice.js";
 
 /** Longest label value Kubernetes accepts. */
@@ -52,7 +52,7 @@ export function nodeLabelValue(nodeName: string): string {
 }
 
 /** Value of our port label: the Service port name, `_` for an unnamed port (a label value cannot be empty-named). */
-export function portLabelValue(portName: string): string {
+function portLabelValue(portName: string): string {
   return portName === "" ? "_" : portName;
 }
 

@@ -1,4 +1,4 @@
-import { shortHash } from "./internal/short-hash.js";
+import { shortHash } from "@swh/crd-types";
 
 /** Longest object name Kubernetes accepts (DNS subdomain). */
 export const MAX_SLICE_NAME_LENGTH = 253;

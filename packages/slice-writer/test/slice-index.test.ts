@@ -1,7 +1,7 @@
 import { ANNOTATION_NODE_NAME, LABEL_NODE } from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
 import { SliceIndex } from "../src/index.js";
-import { aSlice, deepFreeze } from "./status-builders.js";
+import { aSlice, deepFreeze } from "./slice-builders.js";
 
 const names = (entries: { slice: { metadata?: { name?: string } } }[]) =>
   entries.map((e) => e.slice.metadata?.name).sort();

@@ -4,7 +4,7 @@
  * replica; while it does not lead, the keys wait in the queues and a new term adds the whole world anyway.
  */
 import { objectKey } from "@swh/crd-types";
-import { agentLeaseNode } from "@swh/slice-writer";
+import { agentLeaseNode } from "@swh/node-liveness";
 import type { ControllerCaches } from "./informers.js";
 import type { LeaderTerm } from "./leader-term.js";
 import type { ControllerQueues } from "./workers.js";

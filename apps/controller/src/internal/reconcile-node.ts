@@ -12,11 +12,11 @@ import { describeApiError, type WorkResult } from "@swh/kube";
 import {
   agentLeaseName,
   agentLeaseNode,
-  type IndexedSlice,
   type LiveNode,
   type NodeDecision,
   planNodeCleanup,
-} from "@swh/slice-writer";
+} from "@swh/node-liveness";
+import type { IndexedSlice } from "@swh/slice-writer";
 import { type ControllerApi, type ReconcileIo, termWriteSignal } from "./controller-api.js";
 import type { ControllerCaches } from "./informers.js";
 import type { LeaderTerm, NodeReport } from "./leader-term.js";

@@ -27,17 +27,17 @@ import {
   type WorkResult,
   type WrittenObjects,
 } from "@swh/kube";
+import type { IndexedSlice } from "@swh/slice-writer";
 import {
   type ControllerStatus,
   computeInvalidSpecStatus,
   computeStatus,
-  type IndexedSlice,
   keepReconcileFailed,
   type ServiceSyncOutcome,
   sameStatus,
   statusEvents,
   withReconcileFailed,
-} from "@swh/slice-writer";
+} from "@swh/status";
 import { type ReconcileIo, termWriteSignal } from "./controller-api.js";
 import type { ControllerCaches } from "./informers.js";
 import type { LeaderTerm } from "./leader-term.js";

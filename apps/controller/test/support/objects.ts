@@ -21,7 +21,8 @@ import {
   type ServiceWithHealthchecksSpec,
   VERSION,
 } from "@swh/crd-types";
-import { agentLeaseName, planSlices } from "@swh/slice-writer";
+import { agentLeaseName } from "@swh/node-liveness";
+import { planSlices } from "@swh/slice-writer";
 import { INSTALL_NAMESPACE } from "./harness.js";
 
 export function clients(kc: KubeConfig) {

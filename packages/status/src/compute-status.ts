@@ -19,9 +19,9 @@ import {
   type Timestamp,
   withTransitionTimes,
 } from "@swh/crd-types";
+import type { SliceView } from "@swh/slice-writer";
 import { externalIPSummary, portsSummary } from "./internal/service-summaries.js";
 import { DEFAULT_MAX_LISTED_ENDPOINTS, summarizeEndpoints } from "./internal/summarize-endpoints.js";
-import type { SliceView } from "./read-slice.js";
 
 /** The status this controller writes: the shared shape plus the printer-column texts. */
 export type ControllerStatus = ServiceWithHealthchecksStatus & {

@@ -13,7 +13,7 @@ import {
   type ProbeFailureReason,
   type ServicePort,
 } from "@swh/crd-types";
-import type { SliceView } from "../read-slice.js";
+import type { SliceView } from "@swh/slice-writer";
 
 /** The reason an agent publishes for an endpoint no probe result exists for yet. */
 const NOT_PROBED_YET: ProbeFailureReason = "NotProbedYet";

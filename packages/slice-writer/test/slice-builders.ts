@@ -1,10 +1,11 @@
 /**
- * Builders of what the controller reads for unit tests (agent slices planned by `planSlices`, Nodes, heartbeat
- * Leases), next to the SWH and Service builders of @swh/crd-types' tests; each returns a deep-frozen object.
+ * Builders of the slices the controller reads, for unit tests (here, in @swh/status and in the controller): agent
+ * slices planned by `planSlices`, next to the SWH and Service builders of @swh/aggregation's tests (Nodes and
+ * heartbeat Leases: @swh/node-liveness' node-builders); each returns a deep-frozen object.
  */
-import type { V1EndpointSlice, V1Lease, V1Node } from "@kubernetes/client-node";
+import type { V1EndpointSlice } from "@kubernetes/client-node";
 import { deepFreeze, SWH_UID } from "../../aggregation/test/support/service-builders.js";
-import { agentLeaseName, planSlices, readSlice, type SliceView } from "../src/index.js";
+import { planSlices } from "../src/index.js";
 
 export * from "../../aggregation/test/support/service-builders.js";
 
@@ -79,43 +80,4 @@ export function aSlice(opts: {
   if (slice === undefined || plan.create.length !== 1) throw new Error("aSlice: expected one planned slice");
   if (opts.name !== undefined) slice.metadata = { ...slice.metadata, name: opts.name };
   return deepFreeze(slice);
-}
-
-/** `aSlice` as the controller's index reads it (`readSlice`). */
-export function aView(opts: Parameters<typeof aSlice>[0]): SliceView {
-  const view = readSlice(aSlice(opts));
-  if (view === undefined) throw new Error("aView: the planned slice does not read back");
-  return view;
-}
-
-export function aNode(
-  name: string,
-  ready: "True" | "False" | "Unknown" | undefined,
-  since = "2026-01-01T00:00:00Z",
-): V1Node {
-  return deepFreeze({
-    metadata: { name, creationTimestamp: "2025-12-01T00:00:00Z" as unknown as Date },
-    status: {
-      conditions:
-        ready === undefined
-          ? []
-          : [
-              {
-                type: "Ready",
-                status: ready,
-                lastTransitionTime: since as unknown as Date,
-                reason: "",
-                message: "",
-              },
-            ],
-    },
-  });
-}
-
-/** The heartbeat Lease of the agent of `node`, as the agent writes it. */
-export function aLease(renewTime: string | undefined, leaseDurationSeconds?: number, node = "n1"): V1Lease {
-  const spec: NonNullable<V1Lease["spec"]> = { holderIdentity: node };
-  if (renewTime !== undefined) spec.renewTime = renewTime as unknown as Date;
-  if (leaseDurationSeconds !== undefined) spec.leaseDurationSeconds = leaseDurationSeconds;
-  return deepFreeze({ metadata: { name: agentLeaseName(node), namespace: "swh-system" }, spec });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LIVE_GET_RETRY_MS, type NodeFacts, planNodeCleanup } from "../src/index.js";
-import { aLease, aNode } from "./status-builders.js";
+import { aLease, aNode } from "./node-builders.js";
 
 const NOW = "2026-12-02T10:10:00Z";
 const GRACE = 5 * 60_000;

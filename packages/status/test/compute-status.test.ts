@@ -1,9 +1,9 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import { conditionChanges } from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
+import { indexed } from "../../slice-writer/test/indexed.js";
+import { aSlice, aStoredService, aSwh } from "../../slice-writer/test/slice-builders.js";
 import { computeStatus, type ServiceSyncOutcome, type StatusInput, sameStatus } from "../src/index.js";
-import { indexed } from "./indexed.js";
-import { aSlice, aStoredService, aSwh } from "./status-builders.js";
 
 const T0 = "2026-12-02T10:00:00Z";
 const T1 = "2026-12-02T10:05:00Z";
