@@ -3,40 +3,14 @@
  * notifications into SWH and node keys (`notifications.ts`), leadership terms (`leader-term.ts`), and per term the
  * workers of the two queues (`workers.ts`), which run the reconciles (`reconcile-swh.ts`, `reconcile-node.ts`).
  */
-import type { KubeConfig } from "@kubernetes/client-node";
-import type { KubeMetrics, Logger } from "@swh/kube";
-import type { Registry } from "prom-client";
-import { createControllerApi, type EventRecorderLike } from "./internal/controller-api.js";
+import type { ControllerIo, ControllerSettings } from "./controller-options.js";
+import { createControllerApi } from "./internal/controller-api.js";
 import { clearLeaderOnlyMetrics, createControllerMetrics } from "./internal/controller-metrics.js";
 import { cachesSynced, watchCluster } from "./internal/informers.js";
 import { type LeaderElector, type LeaderTerm, runTerms } from "./internal/leader-term.js";
 import { enqueueWorld, routeNotifications } from "./internal/notifications.js";
 import { createQueues, reportDropped, runWorkers, type WorkerEnv } from "./internal/workers.js";
 import { APP_VERSION } from "./version.js";
-
-/** How the controller is configured (plain data). */
-export interface ControllerSettings {
-  /** Install namespace: where the agents' heartbeat Leases live. */
-  namespace: string;
-  nodeNotReadyGraceMs: number;
-  /** Informer resync period; default the informer's. */
-  resyncMs?: number;
-  /** Deadline of one reconcile (its writes are aborted after it); default the queue's 30 s (ADR 0022). */
-  reconcileTimeoutMs?: number;
-  /** Failed retries in a row after which a key waits for its next event; default the queue's 15 (ADR 0022). */
-  maxRetries?: number;
-}
-
-/** What the controller talks to, injected so tests run it in-process. */
-export interface ControllerIo {
-  kubeConfig: KubeConfig;
-  logger: Logger;
-  registry: Registry;
-  kubeMetrics: KubeMetrics;
-  events: EventRecorderLike;
-  /** Stops everything: informers, workers, leader election. */
-  signal: AbortSignal;
-}
 
 /** A running controller. */
 export interface RunningController {

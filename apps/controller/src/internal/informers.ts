@@ -18,7 +18,7 @@ import {
 import { GROUP, LABEL_MANAGED_BY, MANAGED_BY, PLURAL, VERSION } from "@swh/crd-types";
 import { type Informer, type InformerOptions, type ListPage, startInformer } from "@swh/kube";
 import { SliceIndex } from "@swh/slice-writer";
-import type { ControllerIo, ControllerSettings } from "../run-controller.js";
+import type { ControllerIo, ControllerSettings } from "../controller-options.js";
 
 /** The informers, and the slice informer's objects indexed by SWH and by node (fed by `routeNotifications`). */
 export interface ControllerCaches {
