@@ -13,7 +13,8 @@ import {
 } from "node:http2";
 import { isIP, type Socket, connect as tcpConnect } from "node:net";
 import { checkServerIdentity, type TLSSocket, connect as tlsConnect } from "node:tls";
-import { GRPC_AUTHORITY_PATTERN, type GrpcProbeSpec } from "@swh/crd-types";
+import type { GrpcProbeSpec } from "@swh/crd-types";
+import { GRPC_AUTHORITY_PATTERN } from "@swh/crd-types/internal";
 import { runAttempt } from "./internal/attempt.js";
 import { checkAddress, formatAddress } from "./internal/check-address.js";
 import {
