@@ -42,7 +42,7 @@ export type GrpcProbeConfig = Omit<GrpcProbeSpec, "targetPort">;
 /** Bound on the response message (a HealthCheckResponse is 2 bytes plus 5 of framing). */
 export const MAX_GRPC_MESSAGE_BYTES = 4 * 1024;
 /** Bound on the response's header list (headers or trailers), advertised to the server and enforced. */
-export const MAX_GRPC_HEADER_LIST_BYTES = 16 * 1024;
+const MAX_GRPC_HEADER_LIST_BYTES = 16 * 1024;
 
 const HTTP2_ERROR_NAMES = new Map(
   Object.entries(h2)
