@@ -13,10 +13,8 @@ import {
   V1MicroTime,
 } from "@kubernetes/client-node";
 import {
-  AGENT_LEASE_PREFIX,
   ANNOTATION_NODE_NAME,
   API_VERSION,
-  CONTROLLER_LEADER_LEASE,
   GROUP,
   KIND,
   LABEL_MANAGED_BY,
@@ -25,6 +23,7 @@ import {
   PLURAL,
   VERSION,
 } from "@swh/crd-types";
+import { AGENT_LEASE_PREFIX, CONTROLLER_LEADER_LEASE } from "@swh/crd-types/internal";
 import { sliceLabels } from "@swh/slice-writer";
 import { type TestCluster, testCluster } from "@swh/testenv";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,9 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  AGENT_LEASE_PREFIX,
   ANNOTATION_NODE_NAME,
-  CONTROLLER_LEADER_LEASE,
   GROUP,
   KIND,
   LABEL_MANAGED_BY,
@@ -11,6 +9,7 @@ import {
   LABEL_SERVICE_NAME,
   MANAGED_BY,
 } from "@swh/crd-types";
+import { AGENT_LEASE_PREFIX, CONTROLLER_LEADER_LEASE } from "@swh/crd-types/internal";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { CHART_DIR, find, helmTemplate, type RenderedObject } from "./support/tools.ts";

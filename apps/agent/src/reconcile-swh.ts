@@ -23,14 +23,13 @@ import {
   type SwhObject,
   swhInputFromObject,
 } from "@swh/aggregation";
+import { KIND, splitObjectKey } from "@swh/crd-types";
 import {
   controllerRefOf,
   endpointPublication,
-  KIND,
   type Publication,
   type ServiceSwh,
-  splitObjectKey,
-} from "@swh/crd-types";
+} from "@swh/crd-types/internal";
 import { type Logger, TerminalError } from "@swh/kube";
 import {
   type EndpointTransition,

@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { endpointPublication, ownerReferenceTo } from "@swh/crd-types";
+import { endpointPublication, ownerReferenceTo } from "@swh/crd-types/internal";
 import { createLogger } from "@swh/kube";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";

@@ -1,11 +1,7 @@
 import type { V1Service } from "@kubernetes/client-node";
 import { newServiceFor } from "@swh/aggregation";
-import {
-  ANNOTATION_SWH_SPEC,
-  type ServiceWithHealthchecks,
-  serviceWithHealthchecks,
-  tcpProbe,
-} from "@swh/crd-types";
+import { type ServiceWithHealthchecks, serviceWithHealthchecks, tcpProbe } from "@swh/crd-types";
+import { ANNOTATION_SWH_SPEC } from "@swh/crd-types/internal";
 import { describe, expect, it } from "vitest";
 import { PublishedSwhs } from "../src/internal/published-swhs.js";
 

@@ -1,6 +1,6 @@
 import type { V1Service } from "@kubernetes/client-node";
 import { swhInputFromObject } from "@swh/aggregation";
-import { ANNOTATION_SWH_SPEC, ownerReferenceTo, readPublishedSwh } from "@swh/crd-types";
+import { ANNOTATION_SWH_SPEC, ownerReferenceTo, readPublishedSwh } from "@swh/crd-types/internal";
 import { TerminalError } from "@swh/kube";
 import { seedPrecedingProbes } from "@swh/slice-writer";
 import { describe, expect, it } from "vitest";

@@ -4,7 +4,8 @@
  */
 import { spawn } from "node:child_process";
 import { type KubeConfig, type V1EndpointSlice, Watch } from "@kubernetes/client-node";
-import { ANNOTATION_SWH_SPEC, type ProbeSpec } from "@swh/crd-types";
+import type { ProbeSpec } from "@swh/crd-types";
+import { ANNOTATION_SWH_SPEC } from "@swh/crd-types/internal";
 import { createNode, createPod, type TestCluster, testCluster, waitFor } from "@swh/testenv";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {

@@ -4,7 +4,7 @@
  * leader Lease is released so a successor takes over at once).
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import { CONTROLLER_LEADER_LEASE } from "@swh/crd-types";
+import { CONTROLLER_LEADER_LEASE } from "@swh/crd-types/internal";
 import {
   createKubeMetrics,
   createLogger,

@@ -5,12 +5,12 @@
  */
 import { EventsV1Api, type V1Service } from "@kubernetes/client-node";
 import {
-  ANNOTATION_SWH_SPEC,
   CONDITION_TYPES,
   LABEL_MANAGED_SERVICE,
   MANAGED_BY,
   type ServiceWithHealthchecks,
 } from "@swh/crd-types";
+import { ANNOTATION_SWH_SPEC } from "@swh/crd-types/internal";
 import { createKubeMetrics, createMetricsRegistry, EventRecorder } from "@swh/kube";
 import {
   type CountingProxy,

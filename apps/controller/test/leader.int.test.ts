@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CoordinationV1Api } from "@kubernetes/client-node";
-import { CONTROLLER_LEADER_LEASE } from "@swh/crd-types";
+import { CONTROLLER_LEADER_LEASE } from "@swh/crd-types/internal";
 import type { CountingProxy } from "@swh/testenv";
 import { httpsGet, kubeconfigYaml, type TestCluster, testCluster, waitFor } from "@swh/testenv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

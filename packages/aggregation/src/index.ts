@@ -14,18 +14,11 @@ export {
   type TargetUser,
   targetSchedule,
 } from "./plan-node-targets.js";
-export { initialDelayRemainingMs, planProbeTargets } from "./plan-probe-targets.js";
+export { planProbeTargets } from "./plan-probe-targets.js";
 export { newServiceFor, planService, type ServicePlan } from "./plan-service.js";
 export { type PodObject, podInfoFromPod, samePodInfo } from "./pod-info.js";
-export { canonicalJson, describeProbe, probeTargetId } from "./probe-identity.js";
-export {
-  addressesByFamily,
-  addressFamilyOf,
-  resolveProbeTargetPort,
-  resolveServiceTargetPort,
-} from "./resolve-port.js";
+export { canonicalJson } from "./probe-identity.js";
 export { sameJson } from "./same-json.js";
-export { candidatePods, isCandidate, podKey, selectPods } from "./select-pods.js";
 export { type SwhObject, swhInputFromObject } from "./swh-input.js";
 export {
   type AddressFamily,

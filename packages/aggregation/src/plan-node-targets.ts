@@ -2,7 +2,7 @@
  * The probe targets of one node and their schedule: which targets the node's SWHs need, which SWHs each target
  * gates, what changes in the scheduler between two plans, and the timing each target is scheduled with.
  */
-import { boundedTimeoutSeconds } from "@swh/crd-types";
+import { boundedTimeoutSeconds } from "@swh/crd-types/internal";
 import { initialDelayRemainingMs, planProbeTargets } from "./plan-probe-targets.js";
 import type { PodInfo, ProbeTarget, SwhInput } from "./types.js";
 

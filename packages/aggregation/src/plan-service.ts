@@ -5,19 +5,21 @@
  */
 import type { V1Service } from "@kubernetes/client-node";
 import {
+  LABEL_MANAGED_SERVICE,
+  MANAGED_BY,
+  SERVICE_PROBLEMS,
+  type ServiceProblem,
+  type ServiceWithHealthchecks,
+} from "@swh/crd-types";
+import {
   ANNOTATION_SWH_SPEC,
   controllerRefOf,
   hasSelector,
   isControllerRefTo,
   isReservedService,
-  LABEL_MANAGED_SERVICE,
-  MANAGED_BY,
   ownerReferenceTo,
   publishedSpecValue,
-  SERVICE_PROBLEMS,
-  type ServiceProblem,
-  type ServiceWithHealthchecks,
-} from "@swh/crd-types";
+} from "@swh/crd-types/internal";
 import { desiredServiceSpec } from "./internal/desired-service-spec.js";
 import { mergeServiceSpec } from "./internal/merge-service-spec.js";
 import { mergePropagatedMetadata } from "./internal/propagate-metadata.js";

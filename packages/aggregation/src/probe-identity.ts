@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { type DefaultedProbeSpec, describeValue, type IntOrString, isProbeMode } from "@swh/crd-types";
+import { type DefaultedProbeSpec, type IntOrString, isProbeMode } from "@swh/crd-types";
+import { describeValue } from "@swh/crd-types/internal";
 
 const SUB_OBJECT_OF_MODE = { TCP: "tcp", HTTP: "http", PostgreSQL: "postgreSQL", GRPC: "grpc" } as const;
 

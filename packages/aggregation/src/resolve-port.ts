@@ -31,7 +31,7 @@ export function resolveProbeTargetPort(
 }
 
 /** Address family of an IP address literal. */
-export function addressFamilyOf(address: string): AddressFamily {
+function addressFamilyOf(address: string): AddressFamily {
   return address.includes(":") ? "IPv6" : "IPv4";
 }
 

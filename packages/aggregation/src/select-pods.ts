@@ -5,7 +5,7 @@ import type { PodInfo } from "./types.js";
  * selects no pods (Service semantics, SPEC §2.1). When `namespace` is given, only pods of that namespace match,
  * as a Service only selects pods of its own namespace.
  */
-export function selectPods(
+function selectPods(
   selector: Readonly<Record<string, string>> | undefined,
   pods: readonly PodInfo[],
   namespace?: string,
@@ -23,7 +23,7 @@ export function selectPods(
  * Tells whether a selected pod is a candidate endpoint (SPEC §3.4): it has an IP, is not Succeeded/Failed and,
  * when `nodeName` is given, runs on that node. Terminating pods stay candidates (they keep being probed).
  */
-export function isCandidate(pod: PodInfo, nodeName?: string): boolean {
+function isCandidate(pod: PodInfo, nodeName?: string): boolean {
   if (nodeName !== undefined && pod.nodeName !== nodeName) return false;
   if (pod.phase === "Succeeded" || pod.phase === "Failed") return false;
   return pod.ips.length > 0;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { describeProbe, initialDelayRemainingMs, type ProbeTarget, planProbeTargets } from "../src/index.js";
+import { type ProbeTarget, planProbeTargets } from "../src/index.js";
+import { initialDelayRemainingMs } from "../src/plan-probe-targets.js";
+import { describeProbe } from "../src/probe-identity.js";
 import { aGrpcProbe, anHttpProbe, aPod, aPort, aSwh, aTcpProbe, deepFreeze } from "./builders.js";
 
 const summary = (targets: ProbeTarget[]) =>

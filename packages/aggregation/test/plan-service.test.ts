@@ -1,12 +1,6 @@
 import type { V1Service } from "@kubernetes/client-node";
-import {
-  ANNOTATION_SWH_SPEC,
-  LABEL_MANAGED_SERVICE,
-  MANAGED_BY,
-  publishedSpecValue,
-  readPublishedSwh,
-  tcpProbe,
-} from "@swh/crd-types";
+import { LABEL_MANAGED_SERVICE, MANAGED_BY, tcpProbe } from "@swh/crd-types";
+import { ANNOTATION_SWH_SPEC, publishedSpecValue, readPublishedSwh } from "@swh/crd-types/internal";
 import { describe, expect, it } from "vitest";
 import { planService } from "../src/index.js";
 import { aStoredService, aSwh, ownerRef, SWH_UID } from "./support/service-builders.js";

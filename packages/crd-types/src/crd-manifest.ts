@@ -11,7 +11,7 @@ import { serviceWithHealthchecksSchema } from "./schema.js";
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** Printer columns: what `kubectl get swh` shows (SPEC §2). */
-export const PRINTER_COLUMNS = [
+const PRINTER_COLUMNS = [
   { name: "Type", type: "string", jsonPath: ".spec.type" },
   { name: "Cluster-IP", type: "string", jsonPath: ".status.clusterIP" },
   { name: "External-IP", type: "string", jsonPath: ".status.externalIPSummary" },

@@ -25,7 +25,7 @@ export interface ServiceControlView {
  * Services an SWH never adopts or feeds, whatever their owners say: `default/kubernetes` routes to the API
  * server, and any editor of `default` could otherwise point it at their pods.
  */
-export const RESERVED_SERVICES: readonly { namespace: string; name: string }[] = [
+const RESERVED_SERVICES: readonly { namespace: string; name: string }[] = [
   { namespace: "default", name: "kubernetes" },
 ];
 

@@ -7,18 +7,6 @@ import { celRule, type SchemaNode } from "./internal/schema-node.js";
 import { serviceFieldsProperties, serviceFieldsRules } from "./internal/schema-service.js";
 import { statusSchema } from "./internal/schema-status.js";
 
-export {
-  DEFAULT_PERIOD_SECONDS,
-  DEFAULT_TIMEOUT_SECONDS,
-  GRPC_AUTHORITY_PATTERN,
-  MAX_BODY_MATCH_LENGTH,
-  MAX_PROBES,
-  MAX_SECONDS,
-  MAX_TIMEOUT_SECONDS,
-} from "./internal/schema-healthcheck.js";
-export type { CelRule, SchemaNode } from "./internal/schema-node.js";
-export { MAX_PORTS } from "./internal/schema-service.js";
-
 const DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Schema of `spec`. */

@@ -3,7 +3,6 @@
  * (optional fields); `Defaulted*` types describe the same after `applyDefaults` (what the API server stores).
  * No dependency on a Kubernetes client: the few core shapes used here are declared locally.
  */
-import type { PostgresTlsMode } from "./constants.js";
 import type { ProbeFailureReason } from "./reasons.js";
 
 /** Minimal ObjectMeta: the fields this product reads or writes. */
@@ -336,5 +335,3 @@ export const CONDITION_TYPES = {
   agentsReporting: "AgentsReporting",
   reconciled: "Reconciled",
 } as const;
-
-export type { PostgresTlsMode };

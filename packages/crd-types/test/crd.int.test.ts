@@ -8,12 +8,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   applyDefaults,
   httpProbe,
-  MAX_PORTS,
-  MAX_PROBES,
   type ServiceWithHealthchecksSpec,
   serviceWithHealthchecks,
   validate,
 } from "../src/index.js";
+import { MAX_PROBES } from "../src/internal/schema-healthcheck.js";
+import { MAX_PORTS } from "../src/internal/schema-service.js";
 import { callApi, swhPath } from "./support/api.js";
 import { installCrd } from "./support/install-crd.js";
 import { aSpec, INVALID_CASES } from "./support/invalid-manifests.js";

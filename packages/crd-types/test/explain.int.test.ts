@@ -5,15 +5,10 @@
  */
 import { type TestCluster, testCluster, waitFor } from "@swh/testenv";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  CATEGORIES,
-  GROUP,
-  KIND,
-  PLURAL,
-  type SchemaNode,
-  serviceWithHealthchecksSchema,
-  VERSION,
-} from "../src/index.js";
+import { CATEGORIES } from "../src/constants.js";
+import { GROUP, KIND, PLURAL, VERSION } from "../src/index.js";
+import type { SchemaNode } from "../src/internal/schema-node.js";
+import { serviceWithHealthchecksSchema } from "../src/schema.js";
 import { callApi } from "./support/api.js";
 import { installCrd } from "./support/install-crd.js";
 import { undescribedFields } from "./support/undescribed-fields.js";

@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { API_VERSION, KIND, type OwnerReference } from "../src/index.js";
 import {
-  API_VERSION,
   endpointPublication,
   isControlledBy,
   isControllerRefTo,
-  KIND,
-  type OwnerReference,
   ownerReferenceTo,
   type ServiceControlView,
-} from "../src/index.js";
+} from "../src/internal.js";
 
 const swh = { metadata: { name: "db", namespace: "team-a", uid: "uid-1" } };
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyDefaults, boundedTimeoutSeconds, serviceWithHealthchecks, validate } from "../src/index.js";
+import { applyDefaults, serviceWithHealthchecks, validate } from "../src/index.js";
+import { boundedTimeoutSeconds } from "../src/internal.js";
 import { specArb } from "./support/arbitraries.js";
 
 describe("boundedTimeoutSeconds", () => {

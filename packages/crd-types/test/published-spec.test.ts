@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  ANNOTATION_SWH_SPEC,
-  publishedSpecValue,
-  readPublishedSwh,
-  serviceWithHealthchecks,
-  tcpProbe,
-} from "../src/index.js";
+import { serviceWithHealthchecks, tcpProbe } from "../src/index.js";
+import { ANNOTATION_SWH_SPEC, publishedSpecValue, readPublishedSwh } from "../src/internal.js";
 
 const swh = serviceWithHealthchecks(
   { name: "web", namespace: "team-a" },

@@ -4,7 +4,9 @@
  * by their field; their own properties are fields again.
  */
 import { describe, expect, it } from "vitest";
-import { crdManifest, type SchemaNode, serviceWithHealthchecksSchema } from "../src/index.js";
+import { crdManifest } from "../src/index.js";
+import type { SchemaNode } from "../src/internal/schema-node.js";
+import { serviceWithHealthchecksSchema } from "../src/schema.js";
 import { undescribedFields } from "./support/undescribed-fields.js";
 
 describe("schema descriptions", () => {

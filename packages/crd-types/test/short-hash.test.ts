@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shortHash } from "../src/index.js";
+import { shortHash } from "../src/internal.js";
 
 describe("shortHash", () => {
   // Slice, label and Lease names already stored in clusters are made with it: a new release must cut them alike.

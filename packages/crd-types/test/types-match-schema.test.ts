@@ -4,19 +4,18 @@
  * compares their keys with the schema's properties, level by level.
  */
 import { describe, expect, it } from "vitest";
-import {
-  type GrpcProbeSpec,
-  type HttpBodyMatch,
-  type HttpProbeSpec,
-  type PostgresProbeSpec,
-  type ProbeSpec,
-  type SchemaNode,
-  type ServicePort,
-  type ServiceWithHealthchecksSpec,
-  type ServiceWithHealthchecksStatus,
-  specSchema,
+import type {
+  GrpcProbeSpec,
+  HttpBodyMatch,
+  HttpProbeSpec,
+  PostgresProbeSpec,
+  ProbeSpec,
+  ServicePort,
+  ServiceWithHealthchecksSpec,
+  ServiceWithHealthchecksStatus,
 } from "../src/index.js";
-import { serviceWithHealthchecksSchema } from "../src/schema.js";
+import type { SchemaNode } from "../src/internal/schema-node.js";
+import { serviceWithHealthchecksSchema, specSchema } from "../src/schema.js";
 
 type Complete<T> = { [K in keyof T]-?: unknown };
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  describeSpecIssues,
   httpProbe,
   isProbeMode,
   postgresProbe,
@@ -8,6 +7,7 @@ import {
   tcpProbe,
   validate,
 } from "../src/index.js";
+import { describeSpecIssues } from "../src/validate.js";
 import { aSpec, INVALID_CASES } from "./support/invalid-manifests.js";
 import { ORIGINAL_MANIFESTS } from "./support/original-manifests.js";
 

@@ -210,7 +210,7 @@ export class EventRecorder {
 }
 
 /** An EventSink writing events.k8s.io/v1 Events with `kubeConfig` (through the JSON client). */
-export function kubeEventSink(kubeConfig: KubeConfig): EventSink {
+function kubeEventSink(kubeConfig: KubeConfig): EventSink {
   const api = createJsonClient(kubeConfig);
   const events = (namespace: string) =>
     `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/events`;

@@ -1,19 +1,12 @@
-export { type BackoffPolicy, backoffDelay } from "./backoff.js";
+export type { BackoffPolicy } from "./backoff.js";
 export { type BindAddress, parseBindAddress, splitHostPort } from "./bind-address.js";
-export {
-  type Clock,
-  MAX_TIMER_DELAY_MS,
-  sleepUnlessAborted,
-  systemClock,
-  type TimerHandle,
-} from "./clock.js";
+export { type Clock, MAX_TIMER_DELAY_MS, systemClock, type TimerHandle } from "./clock.js";
 export {
   EventRecorder,
   type EventRecorderOptions,
   type EventSink,
   type EventSubject,
   type EventType,
-  kubeEventSink,
 } from "./event-recorder.js";
 export { exitUnlessConfig, type ProgramInfo } from "./exit-unless-config.js";
 export { type HealthServerOptions, startHealthServer } from "./health-server.js";
@@ -23,7 +16,6 @@ export {
   type InformerEvent,
   type InformerHandler,
   type InformerOptions,
-  LIST_PAGE_SIZE,
   type ListPage,
   startInformer,
 } from "./informer.js";
@@ -39,7 +31,6 @@ export {
 export { type LeaderElectionOptions, runLeaderElection } from "./leader-election.js";
 export {
   createLogger,
-  isSensitiveField,
   LOG_LEVELS,
   type Logger,
   type LoggerOptions,
@@ -52,34 +43,26 @@ export {
   type AccessDecision,
   cachedMetricsAccess,
   kubeMetricsAccess,
-  METRICS_ACCESS,
   type MetricsAccess,
   type MetricsAccessCacheOptions,
 } from "./metrics-access.js";
 export { type MetricsServerOptions, startMetricsServer } from "./metrics-server.js";
 export { type OpsConfig, type OpsFlagsOptions, opsFlags, parseOpsFlags } from "./ops-flags.js";
 export { type OpsServerOptions, type OpsServers, startOpsServers } from "./ops-servers.js";
-export { DEFAULT_POOL_MAX_AGE_MS, PooledKubeConfig } from "./pooled-kube-config.js";
+export { PooledKubeConfig } from "./pooled-kube-config.js";
 export { isRetryableApiError, type RetryOptions, withRetry } from "./retry.js";
 export {
   type CertificatePair,
   createSelfSignedCertificate,
   type SelfSignedCertificateOptions,
 } from "./self-signed-certificate.js";
-export {
-  type CertificateFiles,
-  type WatchCertificateOptions,
-  type WatchedCertificate,
-  watchCertificateFiles,
-} from "./serving-certificate.js";
+export type { CertificateFiles } from "./serving-certificate.js";
 export { onShutdown, type ShutdownOptions } from "./shutdown.js";
 export { isTerminalError, TerminalError } from "./terminal-error.js";
-export { fullBucket, type TokenBucketPolicy, type TokenBucketState, takeToken } from "./token-bucket.js";
+export type { TokenBucketPolicy } from "./token-bucket.js";
 export { TtlCache } from "./ttl-cache.js";
 export {
   DEFAULT_MAX_RETRIES,
-  DEFAULT_QUEUE_BACKOFF,
-  DEFAULT_WORK_TIMEOUT_MS,
   type DropKind,
   type DroppedKey,
   type RunOptions,
@@ -90,5 +73,5 @@ export {
   type WorkResult,
   WorkTimeoutError,
 } from "./work-queue.js";
-export { DEFAULT_WRITE_PACE, WritePacer } from "./write-pacer.js";
+export { WritePacer } from "./write-pacer.js";
 export { WrittenObjects } from "./written-objects.js";

@@ -77,7 +77,7 @@ export interface ListPage {
 }
 
 /** Objects per list page, as client-go's reflector. */
-export const LIST_PAGE_SIZE = 500;
+const LIST_PAGE_SIZE = 500;
 const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 30_000 };
 const DEFAULT_RESYNC_MS = 10 * 60_000;
 // client-go's reflector: each watch asks the server to end it after a random 5–10 min, which spreads the

@@ -34,7 +34,7 @@ export const REDACTED = "[REDACTED]";
 const SENSITIVE_FIELD = /passw(or)?d|token|secret|key|credential|authorization|cookie/i;
 
 /** Returns true when a field of this name must never be printed. */
-export function isSensitiveField(name: string): boolean {
+function isSensitiveField(name: string): boolean {
   return SENSITIVE_FIELD.test(name);
 }
 

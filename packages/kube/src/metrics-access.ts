@@ -21,7 +21,7 @@ export interface MetricsAccess {
 }
 
 /** The non-resource URL and verb a scraper needs (ClusterRole rule `nonResourceURLs: ["/metrics"]`, `get`). */
-export const METRICS_ACCESS = { path: "/metrics", verb: "get" } as const;
+const METRICS_ACCESS = { path: "/metrics", verb: "get" } as const;
 
 interface TokenReviewStatus {
   authenticated?: boolean;

@@ -13,7 +13,7 @@ import { KubeConfig, type RequestContext } from "@kubernetes/client-node";
 type Dispatcher = NonNullable<ReturnType<RequestContext["getDispatcher"]>>;
 
 /** How long one pool serves before the TLS material is re-read into a new one. */
-export const DEFAULT_POOL_MAX_AGE_MS = 5 * 60_000;
+const DEFAULT_POOL_MAX_AGE_MS = 5 * 60_000;
 
 /** A `KubeConfig` reusing one dispatcher per (cluster, user) for `maxAgeMs` (see the file header). */
 export class PooledKubeConfig extends KubeConfig {

@@ -19,7 +19,7 @@ import type { KubeMetrics } from "./metrics.js";
 import { isTerminalError } from "./terminal-error.js";
 
 /** The default per-key retry backoff. */
-export const DEFAULT_QUEUE_BACKOFF: BackoffPolicy = { initialMs: 5, maxMs: 60_000 };
+const DEFAULT_QUEUE_BACKOFF: BackoffPolicy = { initialMs: 5, maxMs: 60_000 };
 
 /**
  * Retries after which a key that keeps failing is dropped until its next event. As in client-go's endpoint
@@ -28,7 +28,7 @@ export const DEFAULT_QUEUE_BACKOFF: BackoffPolicy = { initialMs: 5, maxMs: 60_00
 export const DEFAULT_MAX_RETRIES = 15;
 
 /** How long one run of a worker may take before its signal aborts and the run counts as failed. */
-export const DEFAULT_WORK_TIMEOUT_MS = 30_000;
+const DEFAULT_WORK_TIMEOUT_MS = 30_000;
 
 /** What a worker may return: nothing (done) or a request to run the key again later. */
 // biome-ignore lint/suspicious/noConfusingVoidType: lets a worker be a plain `async (key) => { ... }`.

@@ -7,7 +7,7 @@
 import { fullBucket, type TokenBucketPolicy, type TokenBucketState, takeToken } from "./token-bucket.js";
 
 /** Default pacing of writes per key. */
-export const DEFAULT_WRITE_PACE: TokenBucketPolicy = { burst: 5, refillPerSecond: 2 };
+const DEFAULT_WRITE_PACE: TokenBucketPolicy = { burst: 5, refillPerSecond: 2 };
 
 /** Per-key write pacing (see the file header). */
 export class WritePacer {

@@ -5,7 +5,7 @@
  * `spec.holderIdentity`, which is what the controller maps a Lease to its node by.
  */
 import type { V1Lease } from "@kubernetes/client-node";
-import { AGENT_LEASE_PREFIX, shortHash } from "@swh/crd-types";
+import { AGENT_LEASE_PREFIX, shortHash } from "@swh/crd-types/internal";
 
 /** Longest object name Kubernetes accepts for a Lease (DNS subdomain). */
 const MAX_LEASE_NAME_LENGTH = 253;

@@ -14,7 +14,7 @@
  * Pure: the live GET is done by the caller and passed in as `live`.
  */
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
-import { type Timestamp, toMillis } from "@swh/crd-types";
+import { type Timestamp, toMillis } from "@swh/crd-types/internal";
 
 /** Lease duration assumed when an agent's Lease does not say. */
 export const DEFAULT_AGENT_LEASE_SECONDS = 40;

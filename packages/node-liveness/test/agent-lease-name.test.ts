@@ -1,4 +1,4 @@
-import { AGENT_LEASE_PREFIX } from "@swh/crd-types";
+import { AGENT_LEASE_PREFIX } from "@swh/crd-types/internal";
 import { describe, expect, it } from "vitest";
 import { agentLeaseName, agentLeaseNode } from "../src/index.js";
 

@@ -1,5 +1,6 @@
 /** Runs the probe a `ProbeSpec` describes — the glue between the resource's shape and the four probes. */
-import { describeValue, PROBE_MODES, type ProbeSpec } from "@swh/crd-types";
+import { PROBE_MODES, type ProbeSpec } from "@swh/crd-types";
+import { describeValue } from "@swh/crd-types/internal";
 import { probeGrpc } from "./probe-grpc.js";
 import { probeHttp } from "./probe-http.js";
 import { type PostgresCredentials, probePostgres } from "./probe-postgres.js";

@@ -13,7 +13,8 @@ import {
 } from "node:http2";
 import { isIP, type Socket, connect as tcpConnect } from "node:net";
 import { checkServerIdentity, type TLSSocket, connect as tlsConnect } from "node:tls";
-import { GRPC_AUTHORITY_PATTERN, type GrpcProbeSpec } from "@swh/crd-types";
+import type { GrpcProbeSpec } from "@swh/crd-types";
+import { GRPC_AUTHORITY_PATTERN } from "@swh/crd-types/internal";
 import { runAttempt } from "./internal/attempt.js";
 import { checkAddress, formatAddress } from "./internal/check-address.js";
 import {
@@ -41,7 +42,7 @@ export type GrpcProbeConfig = Omit<GrpcProbeSpec, "targetPort">;
 /** Bound on the response message (a HealthCheckResponse is 2 bytes plus 5 of framing). */
 export const MAX_GRPC_MESSAGE_BYTES = 4 * 1024;
 /** Bound on the response's header list (headers or trailers), advertised to the server and enforced. */
-export const MAX_GRPC_HEADER_LIST_BYTES = 16 * 1024;
+const MAX_GRPC_HEADER_LIST_BYTES = 16 * 1024;
 
 const HTTP2_ERROR_NAMES = new Map(
   Object.entries(h2)

@@ -66,7 +66,7 @@ export function buildHttpRequest(target: ProbeAddress, config: HttpProbeConfig):
 }
 
 /** True when `status` is accepted by `codes` (empty or missing = 200..399). */
-export function isAcceptedStatus(status: number, codes: readonly number[] | undefined): boolean {
+function isAcceptedStatus(status: number, codes: readonly number[] | undefined): boolean {
   return codes && codes.length > 0 ? codes.includes(status) : status >= 200 && status <= 399;
 }
 
@@ -74,7 +74,7 @@ export function isAcceptedStatus(status: number, codes: readonly number[] | unde
  * Judges a complete response: the status first (`HTTPStatus`), then the body expectation (`HTTPBody`) on the
  * first `MAX_BODY_BYTES` of the (de-chunked) body, compared byte for byte with the UTF-8 of the expected text.
  */
-export function judgeHttpResponse(
+function judgeHttpResponse(
   status: number,
   reason: string,
   body: Buffer,

@@ -5,7 +5,7 @@
 import type { PostgresCredentials } from "@swh/crd-types";
 import type pg from "pg";
 import { runAttempt } from "./internal/attempt.js";
-import { checkAddress, formatAddress } from "./internal/check-address.js";
+import { checkAddress } from "./internal/check-address.js";
 import { guardStream, PROTOCOL_PARSE_FAILED, RESPONSE_TOO_LARGE } from "./internal/guard-stream.js";
 import { isTruthyQueryValue } from "./internal/query-truthiness.js";
 import { describeError, reasonForSocketError } from "./internal/socket-errors.js";
@@ -39,7 +39,7 @@ function loadPg(): Promise<typeof pg> {
 }
 
 /** Bound on bytes a server may send during one probe (a health query's answer is tiny). */
-export const MAX_POSTGRES_RESPONSE_BYTES = 1024 * 1024;
+const MAX_POSTGRES_RESPONSE_BYTES = 1024 * 1024;
 
 type SslOption =
   | false
@@ -52,7 +52,7 @@ type SslOption =
     };
 
 /** Maps a TLS mode to pg's `ssl` option; throws `ProbeConfigError` on an unknown mode or a half client pair. */
-export function postgresSslOption(credentials: PostgresCredentials): SslOption {
+function postgresSslOption(credentials: PostgresCredentials): SslOption {
   const mode = credentials.tlsMode ?? "SkipVerification";
   if (Boolean(credentials.clientCert) !== Boolean(credentials.clientKey))
     throw new ProbeConfigError("clientCert", "clientCert and clientKey must be set together");
@@ -177,9 +177,4 @@ function runPostgresAttempt(
       client.end().catch(() => undefined);
     };
   });
-}
-
-/** For messages: `user@10.0.0.5:5432/db`. Never includes the password. */
-export function describePostgresTarget(target: ProbeAddress, config: PostgresProbeConfig): string {
-  return `${config.credentials.user}@${formatAddress(target)}/${config.dbName ?? config.credentials.user}`;
 }

@@ -6,7 +6,7 @@
  */
 
 /** Longest probe message kept in published states (and so in the slice annotation and status). */
-export const MAX_RESULT_MESSAGE_LENGTH = 200;
+const MAX_RESULT_MESSAGE_LENGTH = 200;
 
 /** What is published for a target: passing or not, with the reason and message of its latest failure. */
 export interface PublishedResult {

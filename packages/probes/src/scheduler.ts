@@ -98,7 +98,7 @@ export interface ProbeObserver {
 }
 
 /** Default wake-up granularity of the scheduler, in ms. */
-export const DEFAULT_TICK_MS = 10;
+const DEFAULT_TICK_MS = 10;
 
 interface Entry<P> extends FairItem<Entry<P>> {
   target: ScheduledTarget<P>;

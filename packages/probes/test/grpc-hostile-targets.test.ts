@@ -14,7 +14,8 @@ import {
 import type { AddressInfo, Socket } from "node:net";
 import { waitFor } from "@swh/testenv";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_GRPC_MESSAGE_BYTES, probeGrpc } from "../src/index.js";
+import { probeGrpc } from "../src/index.js";
+import { MAX_GRPC_MESSAGE_BYTES } from "../src/probe-grpc.js";
 import { ManualClock } from "./helpers/manual-clock.js";
 import { flood, startTcpServer } from "./helpers/servers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTruthyQueryValue } from "../src/index.js";
+import { isTruthyQueryValue } from "../src/internal/query-truthiness.js";
 
 describe("isTruthyQueryValue (SPEC §2.2)", () => {
   it.each([true, 1, 1n, "t", "true", "TRUE", "y", "yes", "Yes", "on", "1"])("%s is true", (v) => {

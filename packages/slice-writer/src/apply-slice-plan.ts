@@ -4,7 +4,7 @@
  * this package lives here; the client is injected.
  */
 import type { DiscoveryV1Api, V1EndpointSlice } from "@kubernetes/client-node";
-import { FIELD_MANAGER_AGENT } from "@swh/crd-types";
+import { FIELD_MANAGER_AGENT } from "@swh/crd-types/internal";
 import { apiErrorMessage, httpStatusOf } from "@swh/kube";
 import type { SlicePlan } from "./plan-slices.js";
 import { isOwnedSlice, sliceLabelSelector } from "./slice-labels.js";

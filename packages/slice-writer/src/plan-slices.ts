@@ -5,13 +5,8 @@
  */
 import type { V1Endpoint, V1EndpointSlice, V1OwnerReference } from "@kubernetes/client-node";
 import type { EndpointGroup } from "@swh/aggregation";
-import {
-  ANNOTATION_ENDPOINT_REASONS,
-  ANNOTATION_NODE_NAME,
-  API_VERSION,
-  DEFAULT_MAX_ENDPOINTS_PER_SLICE,
-  KIND,
-} from "@swh/crd-types";
+import { ANNOTATION_ENDPOINT_REASONS, ANNOTATION_NODE_NAME, API_VERSION, KIND } from "@swh/crd-types";
+import { DEFAULT_MAX_ENDPOINTS_PER_SLICE } from "@swh/crd-types/internal";
 import { type EndpointReason, formatReasons } from "./internal/reasons-codec.js";
 import {
   controllerRefMatches,

@@ -8,8 +8,8 @@ import {
   LABEL_SERVICE_NAME,
   LABEL_SERVICE_PROXY_NAME,
   MANAGED_BY,
-  shortHash,
 } from "@swh/crd-types";
+import { shortHash } from "@swh/crd-types/internal";
 import { sliceNodeName } from "./read-slice.js";
 
 /** Longest label value Kubernetes accepts. */

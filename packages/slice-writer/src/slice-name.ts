@@ -1,4 +1,4 @@
-import { shortHash } from "@swh/crd-types";
+import { shortHash } from "@swh/crd-types/internal";
 
 /** Longest object name Kubernetes accepts (DNS subdomain). */
 export const MAX_SLICE_NAME_LENGTH = 253;

@@ -9,16 +9,14 @@ import {
   CONDITION_REASONS,
   CONDITION_TYPES,
   type Condition,
-  type ConditionInput,
   type ConditionReason,
   checkProbePorts,
   type LoadBalancerStatus,
   type ServiceSyncFailureReason,
   type ServiceWithHealthchecks,
   type ServiceWithHealthchecksStatus,
-  type Timestamp,
-  withTransitionTimes,
 } from "@swh/crd-types";
+import { type ConditionInput, type Timestamp, withTransitionTimes } from "@swh/crd-types/internal";
 import type { SliceView } from "@swh/slice-writer";
 import { externalIPSummary, portsSummary } from "./internal/service-summaries.js";
 import { DEFAULT_MAX_LISTED_ENDPOINTS, summarizeEndpoints } from "./internal/summarize-endpoints.js";

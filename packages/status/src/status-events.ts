@@ -9,10 +9,10 @@ import {
   CONDITION_TYPES,
   type Condition,
   type ConditionReason,
-  conditionChanges,
   EVENT_REASONS,
   type EventReason,
 } from "@swh/crd-types";
+import { conditionChanges } from "@swh/crd-types/internal";
 import type { ControllerStatus } from "./compute-status.js";
 
 /** One Event about an SWH. */

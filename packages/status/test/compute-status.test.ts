@@ -1,5 +1,5 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
-import { conditionChanges } from "@swh/crd-types";
+import { conditionChanges } from "@swh/crd-types/internal";
 import { describe, expect, it } from "vitest";
 import { indexed } from "../../slice-writer/test/indexed.js";
 import { aSlice, aStoredService, aSwh } from "../../slice-writer/test/slice-builders.js";

@@ -4,7 +4,7 @@ import { parseAllDocuments } from "yaml";
 import { waitFor } from "./wait-for.js";
 
 /** Field manager of everything `apply` writes. */
-export const APPLY_FIELD_MANAGER = "swh-testenv";
+const APPLY_FIELD_MANAGER = "swh-testenv";
 
 /**
  * Server-side applies `manifests` (a multi-document YAML/JSON string, or objects; `kind: List` is

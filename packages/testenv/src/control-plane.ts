@@ -313,7 +313,7 @@ function watchForDeath(proc: ManagedProcess): void {
  * The binaries directory: `$SWH_BIN_DIR`, else whatever `scripts/build-binaries.sh` prints on its
  * last line (it is a no-op when the version-keyed cache is already filled).
  */
-export function resolveBinDir(): string {
+function resolveBinDir(): string {
   const fromEnv = process.env.SWH_BIN_DIR;
   if (fromEnv) return fromEnv;
   const script = fileURLToPath(new URL("../scripts/build-binaries.sh", import.meta.url));

@@ -1,10 +1,9 @@
 export { type AppBundle, type AppBundleCheck, appBundleChecks } from "./app-bundle-checks.js";
-export { APPLY_FIELD_MANAGER, parseManifests } from "./apply.js";
+export { parseManifests } from "./apply.js";
 export { type AuditEvent, type AuditLogOptions, readAuditLog } from "./audit-log.js";
 export { enableCredentialsNamespaces, renderChart } from "./chart.js";
 export {
   type ControlPlane,
-  resolveBinDir,
   type StartControlPlaneOptions,
   startControlPlane,
 } from "./control-plane.js";
@@ -12,7 +11,7 @@ export type { ControlPlaneInfo } from "./control-plane-info.js";
 export { type ControlPlanePids, controlPlanePids } from "./control-plane-pids.js";
 export { type CountingProxy, type SeenRequest, startCountingProxy } from "./counting-proxy.js";
 export { type HttpsAnswer, httpsGet } from "./https-get.js";
-export { type KubeProxy, SERVICE_CIDRS, type StartKubeProxyOptions, startKubeProxy } from "./kube-proxy.js";
+export { type KubeProxy, type StartKubeProxyOptions, startKubeProxy } from "./kube-proxy.js";
 export { type ClusterEndpoint, kubeConfigForToken, kubeconfigYaml } from "./kubeconfig.js";
 export { type CertificateAuthority, type CertKeyPair, type IssueOptions, makeCa } from "./make-ca.js";
 export { createNode, deleteNode, type NodeSpecLite, setNodeReady, ZONE_LABEL } from "./nodes.js";

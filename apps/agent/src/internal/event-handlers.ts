@@ -4,7 +4,8 @@
  */
 import type { V1Pod } from "@kubernetes/client-node";
 import { podInfoFromPod, samePodInfo } from "@swh/aggregation";
-import { LABEL_SERVICE_NAME, LABEL_TOPOLOGY_ZONE, objectKey } from "@swh/crd-types";
+import { LABEL_SERVICE_NAME, objectKey } from "@swh/crd-types";
+import { LABEL_TOPOLOGY_ZONE } from "@swh/crd-types/internal";
 import type { WorkQueue } from "@swh/kube";
 import type { AgentInformers } from "./informers.js";
 import type { OwnSlices } from "./own-slices.js";

@@ -12,7 +12,7 @@ import {
   type SwhInput,
   swhInputFromObject,
 } from "@swh/aggregation";
-import { LABEL_TOPOLOGY_ZONE } from "@swh/crd-types";
+import { LABEL_TOPOLOGY_ZONE } from "@swh/crd-types/internal";
 import type { NodeAggregationInput, PublishedService, SwhReads } from "../reconcile-swh.js";
 import type { AgentInformers } from "./informers.js";
 import type { ObjectProblems } from "./object-problems.js";

@@ -11,13 +11,8 @@
  */
 import type { V1Pod } from "@kubernetes/client-node";
 import { AGGREGATION_ISSUE_KINDS, type AggregationIssue } from "@swh/aggregation";
-import {
-  API_VERSION,
-  describeUnprocessableSpec,
-  EVENT_REASONS,
-  type EventReason,
-  KIND,
-} from "@swh/crd-types";
+import { API_VERSION, EVENT_REASONS, type EventReason, KIND } from "@swh/crd-types";
+import { describeUnprocessableSpec } from "@swh/crd-types/internal";
 import type { EventRecorder, EventSubject, Logger } from "@swh/kube";
 import type { UnusableSpec } from "../reconcile-swh.js";
 

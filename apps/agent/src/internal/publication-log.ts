@@ -3,7 +3,8 @@
  * one it controls (ADR 0014), so that the decision is logged once when it changes instead of on every reconcile,
  * and the `swh_endpoints_withheld{reason}` gauge counts the SWHs withheld right now.
  */
-import { PUBLICATION_BLOCKS, type Publication, type PublicationBlock } from "@swh/crd-types";
+import { PUBLICATION_BLOCKS, type PublicationBlock } from "@swh/crd-types";
+import type { Publication } from "@swh/crd-types/internal";
 import type { Logger } from "@swh/kube";
 import type { Gauge } from "prom-client";
 

@@ -16,13 +16,8 @@
  */
 import type { CoreV1Api, V1Service } from "@kubernetes/client-node";
 
-import {
-  objectKey,
-  type PublishedSwh,
-  readPublishedSwh,
-  type ServiceSwh,
-  splitObjectKey,
-} from "@swh/crd-types";
+import { objectKey, splitObjectKey } from "@swh/crd-types";
+import { type PublishedSwh, readPublishedSwh, type ServiceSwh } from "@swh/crd-types/internal";
 
 /** Where the view looks. */
 export interface PublishedSwhSources {

@@ -4,7 +4,7 @@
  * transitions counter) and the per-SWH endpoint series.
  */
 import type { AggregationIssue, SwhInput } from "@swh/aggregation";
-import type { Publication } from "@swh/crd-types";
+import type { Publication } from "@swh/crd-types/internal";
 import type { EventRecorder, Logger } from "@swh/kube";
 import type { EndpointTransition } from "@swh/slice-writer";
 import type { SwhRef, SwhReports, UnusableSpec } from "../reconcile-swh.js";

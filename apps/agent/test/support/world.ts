@@ -9,12 +9,8 @@ import {
   type SwhInput,
   swhInputFromObject,
 } from "@swh/aggregation";
-import {
-  type Publication,
-  readPublishedSwh,
-  type ServiceSwh,
-  type ServiceWithHealthchecks,
-} from "@swh/crd-types";
+import type { ServiceWithHealthchecks } from "@swh/crd-types";
+import { type Publication, readPublishedSwh, type ServiceSwh } from "@swh/crd-types/internal";
 import { createLogger } from "@swh/kube";
 import {
   type EndpointTransition,

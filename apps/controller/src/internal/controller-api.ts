@@ -4,14 +4,8 @@
  * field manager; the status is changed with a JSON merge patch on the status subresource.
  */
 import type { KubeConfig, V1Node, V1Service } from "@kubernetes/client-node";
-import {
-  type ConditionReason,
-  type EventReason,
-  FIELD_MANAGER_CONTROLLER,
-  GROUP,
-  PLURAL,
-  VERSION,
-} from "@swh/crd-types";
+import { type ConditionReason, type EventReason, GROUP, PLURAL, VERSION } from "@swh/crd-types";
+import { FIELD_MANAGER_CONTROLLER } from "@swh/crd-types/internal";
 import {
   createJsonClient,
   type EventSubject,

@@ -7,7 +7,8 @@
  * status they change are returned; the worker hands them to the term and the SWH queue.
  */
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
-import { EVENT_REASONS, toMillis } from "@swh/crd-types";
+import { EVENT_REASONS } from "@swh/crd-types";
+import { toMillis } from "@swh/crd-types/internal";
 import { describeApiError, type WorkResult } from "@swh/kube";
 import {
   agentLeaseName,

@@ -9,15 +9,13 @@ import type { KubernetesObject, V1EndpointSlice, V1Service } from "@kubernetes/c
 import { mergePatch, planService, type ServicePlan } from "@swh/aggregation";
 import {
   CONDITION_REASONS,
-  describeUnprocessableSpec,
   EVENT_REASONS,
-  isControlledBy,
-  isControllerRefTo,
   objectKey,
   SERVICE_PROBLEMS,
   type ServiceWithHealthchecks,
   splitObjectKey,
 } from "@swh/crd-types";
+import { describeUnprocessableSpec, isControlledBy, isControllerRefTo } from "@swh/crd-types/internal";
 import {
   type DroppedKey,
   describeApiError,

@@ -7,7 +7,7 @@ import {
   ANNOTATION_PROPAGATED_ANNOTATIONS,
   ANNOTATION_PROPAGATED_LABELS,
   NON_PROPAGATED_ANNOTATIONS,
-} from "@swh/crd-types";
+} from "@swh/crd-types/internal";
 
 /** Labels and annotations of an object (either may be missing). */
 export interface MetadataMaps {

@@ -8,13 +8,8 @@
  * does with a readiness probe that cannot run (the pod leaves every Service). Gating none would publish a pod whose
  * check never ran. ADR 0015.
  */
-import {
-  type DefaultedProbeSpec,
-  type DefaultedServicePort,
-  describeValue,
-  isProbeMode,
-  PROBE_MODES,
-} from "@swh/crd-types";
+import { type DefaultedProbeSpec, type DefaultedServicePort, isProbeMode, PROBE_MODES } from "@swh/crd-types";
+import { describeValue } from "@swh/crd-types/internal";
 import { describeProbe, probeSubObjectKey, probeTargetId, probeTargetPort } from "../probe-identity.js";
 import { resolveProbeTargetPort, resolveServiceTargetPort } from "../resolve-port.js";
 import { podKey } from "../select-pods.js";

@@ -1,14 +1,13 @@
 /** Small builders of SWHs and their Services for unit tests: each returns a deep-frozen object so a mutating core fails loudly. */
 import type { V1Service } from "@kubernetes/client-node";
 import {
-  ANNOTATION_SWH_SPEC,
   API_VERSION,
   KIND,
   LABEL_MANAGED_SERVICE,
   MANAGED_BY,
-  publishedSpecValue,
   type ServiceWithHealthchecks,
 } from "@swh/crd-types";
+import { ANNOTATION_SWH_SPEC, publishedSpecValue } from "@swh/crd-types/internal";
 export function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);

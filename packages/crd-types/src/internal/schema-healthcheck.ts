@@ -11,7 +11,7 @@ import { celRule, type SchemaNode } from "./schema-node.js";
 /** Most probes one resource may declare. */
 export const MAX_PROBES = 32;
 /** Longest accepted delay or period: 30 hours, as in the original module. */
-export const MAX_SECONDS = 108000;
+const MAX_SECONDS = 108000;
 /** Longest accepted probe timeout (kubelet probes have none; ADR 0016 says why this one). */
 export const MAX_TIMEOUT_SECONDS = 60;
 /** Defaults of `periodSeconds` and of a probe's `timeoutSeconds`. */
@@ -44,7 +44,7 @@ const tcp: SchemaNode = {
 };
 
 /** Longest `http.body.contains`/`notContains`: a phrase to look for, well inside the 4 KiB of body read. */
-export const MAX_BODY_MATCH_LENGTH = 1024;
+const MAX_BODY_MATCH_LENGTH = 1024;
 
 const bodyText = (description: string): SchemaNode => ({
   type: "string",

@@ -4,19 +4,21 @@
  * property that compares the API server's defaulting with `applyDefaults()`.
  */
 import fc from "fast-check";
+import type {
+  GrpcProbeSpec,
+  HealthcheckSpec,
+  HttpProbeSpec,
+  IntOrString,
+  PostgresProbeSpec,
+  ProbeSpec,
+  ServicePort,
+  ServiceWithHealthchecksSpec,
+} from "../../src/index.js";
 import {
   DEFAULT_PERIOD_SECONDS,
   DEFAULT_TIMEOUT_SECONDS,
-  type GrpcProbeSpec,
-  type HealthcheckSpec,
-  type HttpProbeSpec,
-  type IntOrString,
   MAX_TIMEOUT_SECONDS,
-  type PostgresProbeSpec,
-  type ProbeSpec,
-  type ServicePort,
-  type ServiceWithHealthchecksSpec,
-} from "../../src/index.js";
+} from "../../src/internal/schema-healthcheck.js";
 
 const ianaName = fc.stringMatching(/^[a-z][a-z0-9]{0,6}(-[a-z0-9]{1,6})?$/);
 const portNumber = fc.integer({ min: 1, max: 65535 });

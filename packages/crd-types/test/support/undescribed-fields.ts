@@ -1,4 +1,4 @@
-import type { SchemaNode } from "../../src/index.js";
+import type { SchemaNode } from "../../src/internal/schema-node.js";
 
 /**
  * Fields exempt from a description: the API server refuses a CRD that says anything about `metadata` beyond

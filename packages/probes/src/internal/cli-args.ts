@@ -3,7 +3,8 @@
  * Each probe kind is one entry of `KINDS` (its flags are in `FLAGS`, prefixed by kind in the help) and one case of
  * the CLI's `execute`: adding a kind is a parser here and a few lines there.
  */
-import { GRPC_AUTHORITY_PATTERN, type HttpBodyMatch, type PostgresTlsMode } from "@swh/crd-types";
+import type { HttpBodyMatch, PostgresTlsMode } from "@swh/crd-types";
+import { GRPC_AUTHORITY_PATTERN } from "@swh/crd-types/internal";
 import { type FlagSpecs, formatUsage, parseDuration, parseFlags } from "@swh/flags";
 import type { GrpcProbeConfig } from "../probe-grpc.js";
 import type { HttpProbeConfig } from "../probe-http.js";
