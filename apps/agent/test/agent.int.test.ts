@@ -5,6 +5,7 @@
  */
 import { CoordinationV1Api, EventsV1Api, type V1EndpointSlice } from "@kubernetes/client-node";
 import {
+  ANNOTATION_DRAIN,
   LABEL_MANAGED_BY,
   LABEL_NODE,
   LABEL_SERVICE_NAME,
@@ -13,7 +14,7 @@ import {
   postgresCredentialsSecret,
 } from "@swh/crd-types";
 import { agentLeaseName } from "@swh/node-liveness";
-import { createNode, createPod, markPodTerminating, startPostgres, waitFor } from "@swh/testenv";
+import { annotatePod, createNode, createPod, markPodTerminating, startPostgres, waitFor } from "@swh/testenv";
 import { describe, expect, it } from "vitest";
 import { INSTALL_NAMESPACE, metricValue, published } from "./support/harness.js";
 import { agentSuite, http, tcp } from "./support/suite.js";
@@ -153,6 +154,29 @@ describe("agent", () => {
     expect(terminating).toMatchObject({ ready: false, serving: true });
     b.status.set("/healthz", 503);
     await s.waitEndpoint("not serving once probes fail", "web", 8080, ip, (e) => e.terminating && !e.serving);
+  });
+
+  it("drains a pod by its annotation: not ready with reason Drained while its check passes, back at once without it", async () => {
+    const s = await scenario("drain");
+    const ip = `${s.net}.6`;
+    const b = await s.backend(ip, 8080);
+    await s.pod("p", [ip], { app: "x" });
+    await suite.admin.createSwh(s.namespace, "web", {
+      selector: { app: "x" },
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+      healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [http(8080)] },
+    });
+    await s.waitEndpoint("ready", "web", 8080, ip, (e) => e.ready);
+
+    await annotatePod(suite.cluster.kubeConfig, s.namespace, "p", { [ANNOTATION_DRAIN]: "web" });
+    const drained = await s.waitEndpoint("drained", "web", 8080, ip, (e) => !e.ready);
+    expect(drained).toMatchObject({ ready: false, serving: true, terminating: false, reason: "Drained" });
+
+    await annotatePod(suite.cluster.kubeConfig, s.namespace, "p", { [ANNOTATION_DRAIN]: null });
+    // Its check kept passing throughout (the drain is no verdict): back with the next reconcile, no threshold
+    // to cross again (the aggregation's own test shows the same probe states give a ready endpoint).
+    await s.waitEndpoint("ready again", "web", 8080, ip, (e) => e.ready && e.reason === undefined);
+    expect(b.hits.get("/healthz")).toBeGreaterThan(0);
   });
 
   it("resolves named targetPorts per pod into separate slices", async () => {

@@ -5,6 +5,7 @@ import {
   type UnrunnableProbe,
   unrunnableTargetId,
 } from "./internal/resolve-pod.js";
+import { isDrainedFrom } from "./pod-info.js";
 import { describeProbe } from "./probe-identity.js";
 import { addressesByFamily } from "./resolve-port.js";
 import { candidatePods, compareStrings } from "./select-pods.js";
@@ -34,7 +35,8 @@ export interface AggregateOptions {
  * resolved port equals the Service port's container port passes (ports matched by number, so a TCP probe on 53
  * gates UDP/53); a failing group takes the pod out of that port only. `ready` = serving and not terminating;
  * with `publishNotReadyAddresses` every candidate is ready while `serving` keeps the real value (as Kubernetes
- * does). A target without a state is failing (`NotProbedYet`). A probe that cannot run on a pod (named port
+ * does). A pod drained from this SWH (`ANNOTATION_DRAIN`) is not ready on every port, `serving` still telling
+ * what its checks say. A target without a state is failing (`NotProbedYet`). A probe that cannot run on a pod (named port
  * missing, unknown mode) fails on every port of that pod with `PortNotFound` / `UnsupportedMode` (fail closed).
  * Problems are also returned as issues, never thrown.
  */
@@ -51,6 +53,7 @@ export function aggregateEndpoints(
     const resolved = resolvePod(swh, pod);
     for (const issue of resolved.issues) issues.set(`${issue.kind} ${issue.path} ${issue.pod}`, issue);
     const zone = opts.zoneOf(pod.nodeName);
+    const drained = isDrainedFrom(pod, swh.name);
     for (const { family, address } of addressesByFamily(pod.ips)) {
       if (families.size > 0 && !families.has(family)) continue;
       // One id per probe and address, computed once: several Service ports may share a probe group.
@@ -67,7 +70,7 @@ export function aggregateEndpoints(
         const endpoint: DesiredEndpoint = {
           address,
           conditions: {
-            ready: swh.spec.publishNotReadyAddresses === true || (serving && !pod.terminating),
+            ready: swh.spec.publishNotReadyAddresses === true || (serving && !pod.terminating && !drained),
             serving,
             terminating: pod.terminating,
           },
@@ -76,6 +79,7 @@ export function aggregateEndpoints(
         };
         if (zone !== undefined) endpoint.zone = zone;
         if (failure !== undefined) endpoint.failure = failure;
+        if (drained) endpoint.drained = true;
         const portName = servicePort.name ?? "";
         const key = `${portName}\u0000${family}\u0000${containerPort}`;
         let group = groups.get(key);

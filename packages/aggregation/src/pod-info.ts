@@ -1,3 +1,4 @@
+import { ANNOTATION_DRAIN } from "@swh/crd-types";
 import { memoizeFrozen } from "./internal/memoize-frozen.js";
 import type { ContainerPort, PodInfo } from "./types.js";
 
@@ -14,6 +15,7 @@ export interface PodObject {
     namespace?: string;
     uid?: string;
     labels?: Record<string, string>;
+    annotations?: Record<string, string>;
     deletionTimestamp?: TimeField;
   };
   spec?: {
@@ -72,7 +74,24 @@ function readPodInfo(pod: PodObject): PodInfo | undefined {
   };
   const since = eligibleSince(pod, ips.length > 0, phase);
   if (since !== undefined) info.eligibleSince = since;
+  const drainedFrom = readDrain(meta.annotations?.[ANNOTATION_DRAIN]);
+  if (drainedFrom.length > 0) info.drainedFrom = drainedFrom;
   return info;
+}
+
+/** The SWH names of a drain annotation (`*` for all), trimmed, without blanks or repeats, sorted. */
+function readDrain(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const names = value
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  return [...new Set(names)].sort();
+}
+
+/** True when `pod` is drained from the SWH named `swhName` (its annotation names it, or `*`). */
+export function isDrainedFrom(pod: PodInfo, swhName: string): boolean {
+  return pod.drainedFrom?.some((name) => name === "*" || name === swhName) === true;
 }
 
 /**
@@ -112,6 +131,7 @@ export function samePodInfo(a: PodInfo | undefined, b: PodInfo | undefined): boo
     a.ready === b.ready &&
     a.terminating === b.terminating &&
     a.eligibleSince === b.eligibleSince &&
+    sameList(a.drainedFrom ?? [], b.drainedFrom ?? [], (x, y) => x === y) &&
     sameList(a.ips, b.ips, (x, y) => x === y) &&
     sameList(a.containerPorts, b.containerPorts, sameContainerPort) &&
     sameLabels(a.labels, b.labels)

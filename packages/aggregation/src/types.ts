@@ -26,6 +26,8 @@ export interface PodInfo {
   containerPorts: readonly ContainerPort[];
   /** ISO time the pod became Running with an IP: the start of `initialDelaySeconds`. */
   eligibleSince?: string;
+  /** The SWHs the pod is drained from (`ANNOTATION_DRAIN`; `*`: every SWH), sorted; absent: none. */
+  drainedFrom?: readonly string[];
 }
 
 /** A container port of a pod, as declared in its containers' `ports[]`. */
@@ -68,6 +70,8 @@ export interface DesiredEndpoint {
   targetRef: { kind: "Pod"; name: string; namespace: string; uid: string };
   /** The first failing probe of this port's group, when the group does not pass. */
   failure?: EndpointFailure;
+  /** Drained by its pod's annotation: not ready whatever its checks say (they go on running). */
+  drained?: true;
 }
 
 /** Why a (pod, port) group does not pass: the first failing probe in spec order. */

@@ -87,6 +87,14 @@ export const ANNOTATION_ENDPOINT_REASONS = "network.deckhouse.io/swh-endpoint-re
  */
 export const ANNOTATION_NODE_NAME = "network.deckhouse.io/swh-node-name";
 
+/**
+ * Pod annotation that drains the pod out of balancers without failing its checks: `*` takes it out of every SWH
+ * that selects it, a comma-separated list of SWH names out of those (of the pod's namespace) only. Its endpoints
+ * are published not ready (still `serving` while their checks pass) with the reason `Drained`; the checks go on,
+ * so removing the annotation restores the pod at once, without waiting for thresholds.
+ */
+export const ANNOTATION_DRAIN = "network.deckhouse.io/swh-drain";
+
 /** Secret type holding PostgreSQL probe credentials. */
 export const POSTGRES_CREDENTIALS_SECRET_TYPE = "network.deckhouse.io/postgresql-credentials";
 /** Keys of a PostgreSQL credentials Secret. */

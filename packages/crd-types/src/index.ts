@@ -72,6 +72,7 @@ export { crdManifest, type JsonValue } from "./crd-manifest.js";
 // Labels and annotations on the Services and EndpointSlices the product writes: what users select on and read.
 export {
   ANNOTATION_ENDPOINT_REASONS,
+  ANNOTATION_DRAIN,
   ANNOTATION_NODE_NAME,
   LABEL_ADDRESS_FAMILY,
   LABEL_HEADLESS,
@@ -104,6 +105,7 @@ export {
 export {
   CONDITION_REASONS,
   CONFIGURATION_FAILURE_REASONS,
+  DRAINED_REASON,
   type ConditionReason,
   EVENT_REASONS,
   type EventReason,

@@ -59,6 +59,9 @@ export const PROBE_FAILURE_REASONS = Object.keys(
 /** One of `PROBE_FAILURE_REASONS`. */
 export type ProbeFailureReason = keyof typeof PROBE_FAILURE_REASON_SOURCES;
 
+/** The endpoint reason of a pod drained by `ANNOTATION_DRAIN`: not ready for new traffic, no check failing. */
+export const DRAINED_REASON = "Drained";
+
 /**
  * Probe failure reasons that mean the probe's configuration (or its credentials), not the pod, is wrong: the
  * controller reports them in `ProbesValid` as well as on the endpoint.

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import {
   CONDITION_REASONS,
   CONDITION_TYPES,
+  DRAINED_REASON,
   EVENT_REASONS,
   PROBE_FAILURE_REASONS,
   PUBLICATION_BLOCKS,
@@ -51,6 +52,10 @@ describe("docs/troubleshooting.md", () => {
 
   it("lists exactly the probe failure reasons", () => {
     expect(reasonsOf(section("Probe failure reasons"))).toEqual(sorted(PROBE_FAILURE_REASONS));
+  });
+
+  it("lists the reason of a drained pod", () => {
+    expect(reasonsOf(section("A drained pod"))).toEqual([DRAINED_REASON]);
   });
 
   it("lists exactly the reasons an agent withholds endpoints for", () => {

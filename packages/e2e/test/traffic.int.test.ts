@@ -4,8 +4,9 @@
  * claim that traffic is routed by whatever kube-proxy the cluster already runs.
  */
 import { CoreV1Api } from "@kubernetes/client-node";
-import { httpProbe, serviceWithHealthchecks, tcpProbe } from "@swh/crd-types";
+import { ANNOTATION_DRAIN, httpProbe, serviceWithHealthchecks, tcpProbe } from "@swh/crd-types";
 import {
+  annotatePod,
   createNode,
   createPod,
   type KubeProxy,
@@ -295,6 +296,32 @@ describe("terminating pods, judged by traffic", () => {
     const allTerminating = [await countHttp(clusterIP, 80, N), await countTcp(clusterIP, 25, N)];
     console.log(`both terminating: ${allTerminating.map(formatCount).join(" | ")}`);
     for (const c of allTerminating) {
+      expect(c.failed).toBe(0);
+      expect(Object.keys(c.byPod).sort()).toEqual([first.name, second.name]);
+    }
+  });
+});
+
+describe("a drained pod, judged by traffic", () => {
+  it("gets no new connections on any port while drained, its checks passing, and all of them once undrained", async () => {
+    const { namespace, clusterIP, pods } = await shopWorld(64);
+    const [first, second] = pods as [(typeof pods)[0], (typeof pods)[0]];
+    await routedTo(namespace, "http", [first.web, second.web]);
+    await routedTo(namespace, "smtp", [first.smtp, second.smtp]);
+
+    await annotatePod(cluster.kubeConfig, namespace, first.name, { [ANNOTATION_DRAIN]: "shop" });
+    await routedTo(namespace, "http", [second.web]);
+    await routedTo(namespace, "smtp", [second.smtp]);
+    const drained = [await countHttp(clusterIP, 80, N), await countTcp(clusterIP, 25, N)];
+    console.log(`${first.name} drained: ${drained.map(formatCount).join(" | ")}`);
+    for (const c of drained) expect(c).toMatchObject({ failed: 0, byPod: { [second.name]: N } });
+
+    await annotatePod(cluster.kubeConfig, namespace, first.name, { [ANNOTATION_DRAIN]: null });
+    await routedTo(namespace, "http", [first.web, second.web]);
+    await routedTo(namespace, "smtp", [first.smtp, second.smtp]);
+    const back = [await countHttp(clusterIP, 80, N), await countTcp(clusterIP, 25, N)];
+    console.log(`${first.name} undrained: ${back.map(formatCount).join(" | ")}`);
+    for (const c of back) {
       expect(c.failed).toBe(0);
       expect(Object.keys(c.byPod).sort()).toEqual([first.name, second.name]);
     }

@@ -15,6 +15,8 @@ export interface EndpointTransition {
   ready: boolean;
   /** When not ready because of a probe: which probe and why. */
   failure?: { failingProbe: string; reason: string };
+  /** Not ready because its pod is drained (and no probe fails). */
+  drained?: true;
 }
 
 /**
@@ -47,7 +49,7 @@ export function findEndpointTransitions(
       };
       if (!endpoint.conditions.ready && endpoint.failure !== undefined) {
         transition.failure = { failingProbe: endpoint.failure.failingProbe, reason: endpoint.failure.reason };
-      }
+      } else if (!endpoint.conditions.ready && endpoint.drained === true) transition.drained = true;
       transitions.push(transition);
     }
   }

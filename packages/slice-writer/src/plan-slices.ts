@@ -4,8 +4,15 @@
  * inputs (often informer-cache objects) are never mutated; outputs are fresh objects.
  */
 import type { V1Endpoint, V1EndpointSlice, V1OwnerReference } from "@kubernetes/client-node";
-import type { EndpointGroup } from "@swh/aggregation";
-import { ANNOTATION_ENDPOINT_REASONS, ANNOTATION_NODE_NAME, API_VERSION, KIND } from "@swh/crd-types";
+import type { DesiredEndpoint, EndpointGroup } from "@swh/aggregation";
+import {
+  ANNOTATION_DRAIN,
+  ANNOTATION_ENDPOINT_REASONS,
+  ANNOTATION_NODE_NAME,
+  API_VERSION,
+  DRAINED_REASON,
+  KIND,
+} from "@swh/crd-types";
 import { DEFAULT_MAX_ENDPOINTS_PER_SLICE } from "@swh/crd-types/internal";
 import { type EndpointReason, formatReasons } from "./internal/reasons-codec.js";
 import {
@@ -158,6 +165,24 @@ export function planSlices(input: PlanSlicesInput): SlicePlan {
   return plan;
 }
 
+/**
+ * Why a desired endpoint does not serve, for the reasons annotation: its failing probe (with the target, for
+ * restart seeding), else `Drained` when its pod is drained (no target: nothing to seed from it).
+ */
+function reasonOf(endpoint: DesiredEndpoint): EndpointReason | undefined {
+  const { failure } = endpoint;
+  if (failure !== undefined)
+    return {
+      probe: failure.failingProbe,
+      reason: failure.reason,
+      message: failure.message,
+      target: failure.targetId,
+    };
+  if (endpoint.drained === true)
+    return { reason: DRAINED_REASON, message: `the pod's annotation ${ANNOTATION_DRAIN} drains it` };
+  return undefined;
+}
+
 /** Groups the desired endpoints by slice key; an address repeated in one key keeps its canonically smallest form. */
 function wantedByKey(groups: readonly EndpointGroup[]): Map<string, Wanted> {
   const wanted = new Map<string, Wanted>();
@@ -181,15 +206,9 @@ function wantedByKey(groups: readonly EndpointGroup[]): Map<string, Wanted> {
       if (current === undefined || signature < current) {
         want.endpoints.set(endpoint.address, next);
         want.signatures.set(endpoint.address, signature);
-        const { failure } = endpoint;
-        if (failure === undefined) want.reasons.delete(endpoint.address);
-        else
-          want.reasons.set(endpoint.address, {
-            probe: failure.failingProbe,
-            reason: failure.reason,
-            message: failure.message,
-            target: failure.targetId,
-          });
+        const reason = reasonOf(endpoint);
+        if (reason === undefined) want.reasons.delete(endpoint.address);
+        else want.reasons.set(endpoint.address, reason);
       }
     }
   }

@@ -15,6 +15,8 @@ export interface EndpointInput {
   node?: string;
   ready?: boolean;
   terminating?: boolean;
+  /** Drained by its pod's annotation: published not ready, still serving. */
+  drained?: boolean;
 }
 
 /** What an agent reports for a failing address (the reasons annotation). */
@@ -48,11 +50,12 @@ export function aSlice(opts: {
         protocol: "TCP",
         addressFamily: opts.endpoints[0]?.address.includes(":") ? "IPv6" : "IPv4",
         endpoints: opts.endpoints.map((e) => {
-          const ready = e.ready ?? true;
+          const ready = e.drained ? false : (e.ready ?? true);
           const reason = opts.reasons?.[e.address];
           return {
             address: e.address,
-            conditions: { ready, serving: ready, terminating: e.terminating ?? false },
+            conditions: { ready, serving: e.drained === true || ready, terminating: e.terminating ?? false },
+            ...(e.drained ? { drained: true as const } : {}),
             nodeName: e.node ?? node,
             targetRef: {
               kind: "Pod",

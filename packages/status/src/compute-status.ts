@@ -86,7 +86,9 @@ export function computeStatus(input: StatusInput): ControllerStatus {
 
   const { endpoints, ports } = view;
   const portText = ports.map((p) => `${p.name ?? p.port} ${p.readyEndpoints}/${p.totalEndpoints}`).join(", ");
-  const awaiting = view.awaitingFirstProbe > 0 ? `, ${view.awaitingFirstProbe} awaiting a first probe` : "";
+  const awaiting =
+    (view.awaitingFirstProbe > 0 ? `, ${view.awaitingFirstProbe} awaiting a first probe` : "") +
+    (view.drained > 0 ? `, ${view.drained} drained` : "");
   let ready: ConditionInput;
   if (!sync.ready) {
     ready = {
@@ -104,8 +106,9 @@ export function computeStatus(input: StatusInput): ControllerStatus {
     };
   } else if (
     // An endpoint awaiting its first probe is no evidence against the SWH: a new pod, or a new agent's first
-    // round, must not flip Ready to False (and raise a Warning) on a healthy start (issue 21).
-    endpoints.ready < endpoints.total - endpoints.terminating - view.awaitingFirstProbe ||
+    // round, must not flip Ready to False (and raise a Warning) on a healthy start (issue 21); nor is a drained
+    // one, which somebody took out on purpose.
+    endpoints.ready < endpoints.total - endpoints.terminating - view.awaitingFirstProbe - view.drained ||
     endpoints.ready === 0
   ) {
     ready = {

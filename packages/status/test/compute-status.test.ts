@@ -279,3 +279,35 @@ describe("computeStatus", () => {
     expect(conditionChanges([], first.conditions ?? [])).toEqual([]);
   });
 });
+
+describe("computeStatus with a drained pod", () => {
+  const slices = (second: { drained?: boolean; ready?: boolean }) => [
+    aSlice({
+      endpoints: [
+        { address: "10.244.1.1", pod: "a" },
+        { address: "10.244.1.2", pod: "b", ...second },
+      ],
+    }),
+  ];
+
+  it("shows the endpoint as Drained and keeps Ready True: a drain is on purpose", () => {
+    const s = status({ slices: slices({ drained: true }) });
+    expect(s.endpoints?.list?.find((e) => e.pod === "b")?.ports).toEqual([
+      expect.objectContaining({ ready: false, reason: "Drained" }),
+    ]);
+    expect(condition(s, "Ready")).toMatchObject({ status: "True", reason: "EndpointsReady" });
+    expect(condition(s, "Ready")?.message).toContain("1/2 endpoints ready, 1 drained");
+  });
+
+  it("turns Ready False for a failing endpoint, where it stays True for a drained one", () => {
+    const s = status({ slices: slices({ ready: false }) });
+    expect(condition(s, "Ready")).toMatchObject({ status: "False", reason: "EndpointsNotReady" });
+  });
+
+  it("turns Ready False when every endpoint is drained: nothing takes traffic", () => {
+    const s = status({
+      slices: [aSlice({ endpoints: [{ address: "10.244.1.1", pod: "a", drained: true }] })],
+    });
+    expect(condition(s, "Ready")).toMatchObject({ status: "False", reason: "EndpointsNotReady" });
+  });
+});

@@ -15,7 +15,14 @@ export { type KubeProxy, type StartKubeProxyOptions, startKubeProxy } from "./ku
 export { type ClusterEndpoint, kubeConfigForToken, kubeconfigYaml } from "./kubeconfig.js";
 export { type CertificateAuthority, type CertKeyPair, type IssueOptions, makeCa } from "./make-ca.js";
 export { createNode, deleteNode, type NodeSpecLite, setNodeReady, ZONE_LABEL } from "./nodes.js";
-export { createPod, forceDeletePod, markPodTerminating, type PodSpecLite, setPodReady } from "./pods.js";
+export {
+  annotatePod,
+  createPod,
+  forceDeletePod,
+  markPodTerminating,
+  type PodSpecLite,
+  setPodReady,
+} from "./pods.js";
 export {
   type PostgresServer,
   type PostgresUser,

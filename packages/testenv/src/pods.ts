@@ -2,6 +2,8 @@ import { isIP } from "node:net";
 import {
   CoreV1Api,
   type KubeConfig,
+  PatchStrategy,
+  setHeaderOptions,
   type V1ContainerStatus,
   type V1Pod,
   type V1PodCondition,
@@ -181,4 +183,22 @@ function hostAddresses(addresses: readonly { type: string; address: string }[]):
   const v4 = internal.find((a) => isIP(a) === 4);
   const v6 = internal.find((a) => isIP(a) === 6);
   return [v4, v6].filter((a): a is string => a !== undefined);
+}
+
+/**
+ * Sets (a string) or removes (`null`) the annotations of a Pod with a merge patch, as `kubectl annotate` does:
+ * e.g. the drain annotation of an operator taking the pod out of a balancer.
+ */
+export async function annotatePod(
+  kc: KubeConfig,
+  namespace: string,
+  name: string,
+  annotations: Record<string, string | null>,
+): Promise<void> {
+  await kc
+    .makeApiClient(CoreV1Api)
+    .patchNamespacedPod(
+      { name, namespace, body: { metadata: { annotations } } },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    );
 }

@@ -2,7 +2,7 @@
  * Reports endpoint readiness changes: one Event per changed (pod, port) on the SWH, through the rate-limited,
  * aggregating EventRecorder (never one per probe), and the transitions metric.
  */
-import { API_VERSION, EVENT_REASONS, KIND } from "@swh/crd-types";
+import { ANNOTATION_DRAIN, API_VERSION, DRAINED_REASON, EVENT_REASONS, KIND } from "@swh/crd-types";
 import type { EventRecorder, Logger } from "@swh/kube";
 import type { EndpointTransition } from "@swh/slice-writer";
 import type { SwhRef } from "../reconcile-swh.js";
@@ -23,7 +23,11 @@ export function recordEndpointTransitions(
   };
   for (const t of transitions) {
     const port = t.portName === "" ? `${t.port}` : `${t.portName} (${t.port})`;
-    const why = t.failure ? `: ${t.failure.failingProbe} ${t.failure.reason}` : "";
+    const why = t.failure
+      ? `: ${t.failure.failingProbe} ${t.failure.reason}`
+      : t.drained
+        ? ` (Drained: the pod's annotation ${ANNOTATION_DRAIN} drains it)`
+        : "";
     const message = `pod ${t.pod} (${t.address}) port ${port} is ${t.ready ? "ready" : `not ready${why}`}`;
     deps.metrics.endpointTransitions.inc({
       namespace: swh.namespace,
@@ -32,7 +36,8 @@ export function recordEndpointTransitions(
     });
     deps.events.record(
       subject,
-      t.ready ? "Normal" : "Warning",
+      // A drain is the operator's or the app's own decision: news, not a warning.
+      t.ready || t.drained ? "Normal" : "Warning",
       t.ready ? EVENT_REASONS.endpointReady : EVENT_REASONS.endpointNotReady,
       message,
     );
@@ -42,7 +47,7 @@ export function recordEndpointTransitions(
       address: t.address,
       port: t.port,
       ready: t.ready,
-      ...(t.failure ? { reason: t.failure.reason } : {}),
+      ...(t.failure ? { reason: t.failure.reason } : t.drained ? { reason: DRAINED_REASON } : {}),
     });
   }
 }

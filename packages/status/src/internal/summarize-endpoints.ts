@@ -6,6 +6,7 @@
  */
 import {
   CONFIGURATION_FAILURE_REASONS,
+  DRAINED_REASON,
   type EndpointPortStatus,
   type EndpointStatus,
   type EndpointsSummary,
@@ -30,6 +31,8 @@ export interface EndpointsView {
    * no evidence against them yet (issue 21).
    */
   awaitingFirstProbe: number;
+  /** Not-ready, non-terminating endpoints whose every not-ready port is `Drained`: taken out on purpose. */
+  drained: number;
   nodes: string[];
   configurationProblems: string[];
 }
@@ -126,6 +129,10 @@ export function summarizeEndpoints(
     ({ e, ready }) =>
       !ready && !e.terminating && [...e.ports.values()].every((p) => p.ready || p.reason === NOT_PROBED_YET),
   ).length;
+  const drained = entries.filter(
+    ({ e, ready }) =>
+      !ready && !e.terminating && [...e.ports.values()].every((p) => p.ready || p.reason === DRAINED_REASON),
+  ).length;
   const ready = entries.filter((x) => x.ready).length;
   // Plain code-unit order (not localeCompare): deterministic across locales and fast on large lists.
   const listed = entries
@@ -149,6 +156,7 @@ export function summarizeEndpoints(
       list: listed,
     },
     awaitingFirstProbe,
+    drained,
     nodes: [...nodes].sort(),
     configurationProblems: [...problems].sort(),
   };
