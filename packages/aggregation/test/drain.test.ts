@@ -2,21 +2,7 @@ import { ANNOTATION_DRAIN } from "@swh/crd-types";
 import { describe, expect, it } from "vitest";
 import { aggregateEndpoints, type PodInfo, podInfoFromPod, samePodInfo } from "../src/index.js";
 import { anHttpProbe, aPod, aSwh, noZone, statesFor } from "./builders.js";
-
-/** A Pod as the API server serves it, with `annotations`. */
-function aServedPod(annotations: Record<string, string> | undefined) {
-  return {
-    metadata: {
-      name: "web-1",
-      namespace: "default",
-      uid: "uid-web-1",
-      labels: { app: "web" },
-      ...(annotations === undefined ? {} : { annotations }),
-    },
-    spec: { nodeName: "node-a", containers: [{ ports: [{ name: "http", containerPort: 8080 }] }] },
-    status: { phase: "Running", podIP: "10.244.1.1", conditions: [{ type: "Ready", status: "True" }] },
-  };
-}
+import { aServedPod } from "./support/served-pod.js";
 
 describe("reading the drain annotation", () => {
   it.each([
@@ -27,15 +13,17 @@ describe("reading the drain annotation", () => {
     ["web", ["web"]],
     [" web , mail,web,", ["mail", "web"]],
   ])("%j drains the pod from %j", (value, drainedFrom) => {
-    const pod = podInfoFromPod(aServedPod(value === undefined ? undefined : { [ANNOTATION_DRAIN]: value }));
+    const pod = podInfoFromPod(
+      aServedPod(value === undefined ? {} : { annotations: { [ANNOTATION_DRAIN]: value } }),
+    );
     expect(pod?.drainedFrom).toEqual(drainedFrom);
   });
 
   it("is a change the agent acts on: a pod drained and the same pod undrained differ", () => {
-    const drained = podInfoFromPod(aServedPod({ [ANNOTATION_DRAIN]: "web" }));
-    const plain = podInfoFromPod(aServedPod({ other: "x" }));
+    const drained = podInfoFromPod(aServedPod({ annotations: { [ANNOTATION_DRAIN]: "web" } }));
+    const plain = podInfoFromPod(aServedPod({ annotations: { other: "x" } }));
     expect(samePodInfo(drained, plain)).toBe(false);
-    expect(samePodInfo(plain, podInfoFromPod(aServedPod(undefined)))).toBe(true);
+    expect(samePodInfo(plain, podInfoFromPod(aServedPod()))).toBe(true);
   });
 });
 

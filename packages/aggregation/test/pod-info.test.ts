@@ -1,49 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { podInfoFromPod } from "../src/index.js";
-
-function aPod(overrides: { deleting?: boolean; phase?: string; ips?: string[]; ready?: boolean } = {}) {
-  const ips = overrides.ips ?? ["10.244.1.5", "fd00:10:244::1:5"];
-  // A V1Pod as the informer holds it, with fields the view ignores (container names, images).
-  return {
-    metadata: {
-      name: "web-0",
-      namespace: "shop",
-      uid: "uid-1",
-      labels: { app: "web" },
-      ...(overrides.deleting ? { deletionTimestamp: new Date("2026-01-01T00:10:00Z") } : {}),
-    },
-    spec: {
-      nodeName: "node-a",
-      containers: [
-        {
-          name: "app",
-          ports: [
-            { name: "http", containerPort: 8080 },
-            { containerPort: 53, protocol: "UDP" },
-          ],
-        },
-        { name: "side", ports: [{ name: "metrics", containerPort: 9090, protocol: "TCP" }] },
-      ],
-    },
-    status: {
-      phase: overrides.phase ?? "Running",
-      ...(ips[0] ? { podIP: ips[0] } : {}),
-      podIPs: ips.map((ip) => ({ ip })),
-      startTime: new Date("2026-01-01T00:00:00Z"),
-      conditions: [{ type: "Ready", status: overrides.ready === false ? "False" : "True" }],
-      containerStatuses: [
-        {
-          name: "app",
-          image: "x",
-          imageID: "",
-          ready: true,
-          restartCount: 0,
-          state: { running: { startedAt: new Date("2026-01-01T00:00:05Z") } },
-        },
-      ],
-    },
-  };
-}
+import { aServedPod as aPod } from "./support/served-pod.js";
 
 describe("podInfoFromPod", () => {
   it("extracts identity, addresses of both families, readiness and every container port", () => {
