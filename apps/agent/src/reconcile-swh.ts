@@ -3,7 +3,8 @@
  * 1. read: the SWH's Service and the spec the controller publishes on it (ADR 0032), this node's slices of it;
  * 2. decide: may its endpoints be published at all (`endpointPublication`: only for a Service the SWH controls,
  *    ADR 0014);
- * 3. aggregate: the node's pods and probe states into endpoint groups (`aggregateEndpoints`);
+ * 3. aggregate: the node's pods and probe states into endpoint groups (`aggregateEndpoints`), with the topology
+ *    hints the spec asks for as far as the controller's published zone-hints verdict allows (ADR 0035);
  * 4. write: the slices (`writeSlices` plans and applies the difference);
  * 5. report: readiness transitions, endpoint counts, problems with the user's objects.
  * While the Service is not the SWH's (another controller, a selector, reserved) or is gone, the node's slices of
@@ -124,7 +125,7 @@ export async function reconcileSwh(
   }
   const swh = swhInputFromObject(read.swh);
   if (swh === undefined) return;
-  const { groups } = aggregate(swh, reads.aggregationInput(), report);
+  const { groups } = aggregate(swh, { ...reads.aggregationInput(), zoneHints: read.zoneHints }, report);
   const labels = serviceLabelsOf(published?.service, swh.spec);
   await write({ namespace, name, uid: read.uid }, groups, existing, labels, {
     slices,
@@ -135,12 +136,17 @@ export async function reconcileSwh(
 }
 
 /** Aggregates `swh` on the node, reporting its issues; an aggregation that throws is terminal for this version. */
-function aggregate(swh: SwhInput, input: NodeAggregationInput, report: SwhReports): Aggregation {
+function aggregate(
+  swh: SwhInput,
+  input: NodeAggregationInput & { zoneHints: boolean },
+  report: SwhReports,
+): Aggregation {
   let aggregation: Aggregation;
   try {
     aggregation = aggregateEndpoints(swh, input.pods, input.states, {
       zoneOf: input.zoneOf,
       nodeName: input.nodeName,
+      zoneHints: input.zoneHints,
     });
   } catch (error) {
     report.unprocessable(swh, error);

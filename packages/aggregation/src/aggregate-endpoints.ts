@@ -9,6 +9,7 @@ import { isDrainedFrom } from "./pod-info.js";
 import { describeProbe } from "./probe-identity.js";
 import { addressesByFamily } from "./resolve-port.js";
 import { candidatePods, compareStrings } from "./select-pods.js";
+import { endpointHints, wantedHints } from "./topology-hints.js";
 import type {
   Aggregation,
   AggregationIssue,
@@ -26,6 +27,12 @@ export interface AggregateOptions {
   zoneOf(nodeName: string): string | undefined;
   /** When given, only pods of this node are considered (the agent publishes its own node only). */
   nodeName?: string;
+  /**
+   * Whether endpoints may carry zone hints: the controller's verdict over every endpoint of the SWH
+   * (`zoneHintsVerdict`, published on the Service). Default true: without a verdict, each endpoint with a zone
+   * gets its hint, and kube-proxy ignores zone hints while any ready endpoint lacks one.
+   */
+  zoneHints?: boolean;
 }
 
 /**
@@ -36,7 +43,8 @@ export interface AggregateOptions {
  * gates UDP/53); a failing group takes the pod out of that port only. `ready` = serving and not terminating;
  * with `publishNotReadyAddresses` every candidate is ready while `serving` keeps the real value (as Kubernetes
  * does). A pod drained from this SWH (`ANNOTATION_DRAIN`) is not ready on every port, `serving` still telling
- * what its checks say. A target without a state is failing (`NotProbedYet`). A probe that cannot run on a pod (named port
+ * what its checks say. `spec.trafficDistribution` gives each endpoint its topology hints (`endpointHints`, zone
+ * hints only as `opts.zoneHints` allows). A target without a state is failing (`NotProbedYet`). A probe that cannot run on a pod (named port
  * missing, unknown mode) fails on every port of that pod with `PortNotFound` / `UnsupportedMode` (fail closed).
  * Problems are also returned as issues, never thrown.
  */
@@ -49,10 +57,12 @@ export function aggregateEndpoints(
   const groups = new Map<string, EndpointGroup>();
   const issues = new Map<string, AggregationIssue>();
   const families = new Set(swh.spec.ipFamilies ?? []);
+  const wanted = wantedHints(swh.spec.trafficDistribution);
   for (const pod of candidatePods(swh, pods, opts.nodeName)) {
     const resolved = resolvePod(swh, pod);
     for (const issue of resolved.issues) issues.set(`${issue.kind} ${issue.path} ${issue.pod}`, issue);
-    const zone = opts.zoneOf(pod.nodeName);
+    const zone = opts.zoneOf(pod.nodeName) || undefined;
+    const hints = endpointHints(wanted, opts.zoneHints ?? true, { nodeName: pod.nodeName, zone });
     const drained = isDrainedFrom(pod, swh.name);
     for (const { family, address } of addressesByFamily(pod.ips)) {
       if (families.size > 0 && !families.has(family)) continue;
@@ -78,6 +88,7 @@ export function aggregateEndpoints(
           targetRef: { kind: "Pod", name: pod.name, namespace: pod.namespace, uid: pod.uid },
         };
         if (zone !== undefined) endpoint.zone = zone;
+        if (hints !== undefined) endpoint.hints = hints;
         if (failure !== undefined) endpoint.failure = failure;
         if (drained) endpoint.drained = true;
         const portName = servicePort.name ?? "";

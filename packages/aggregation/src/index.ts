@@ -21,6 +21,16 @@ export { canonicalJson } from "./probe-identity.js";
 export { sameJson } from "./same-json.js";
 export { type SwhObject, swhInputFromObject } from "./swh-input.js";
 export {
+  type EndpointPlace,
+  endpointHints,
+  type HintNames,
+  publishedZoneHints,
+  type WantedHints,
+  wantedHints,
+  type ZoneHintsVerdict,
+  zoneHintsVerdict,
+} from "./topology-hints.js";
+export {
   type AddressFamily,
   AGGREGATION_ISSUE_KINDS,
   type Aggregation,

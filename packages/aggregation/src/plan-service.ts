@@ -18,6 +18,7 @@ import {
   isControllerRefTo,
   isReservedService,
   ownerReferenceTo,
+  type PublishedVerdicts,
   publishedSpecValue,
 } from "@swh/crd-types/internal";
 import { desiredServiceSpec } from "./internal/desired-service-spec.js";
@@ -38,11 +39,13 @@ export type ServicePlan =
  * from @swh/crd-types, where the agent reads them too: a reserved Service (`default/kubernetes`) is never created
  * nor written, a Service controlled by anything else or selecting pods is left alone, and only an ownerless,
  * selector-less Service is adopted. Every refusal says that no endpoints are published, because the agents
- * apply the same rules and withhold them.
+ * apply the same rules and withhold them. `verdicts` (the controller's zone-hints verdict, ADR 0035) are
+ * published with the spec; a changed verdict is a Service update like a changed spec.
  */
 export function planService(
   swh: Readonly<ServiceWithHealthchecks>,
   stored: Readonly<V1Service> | undefined,
+  verdicts: PublishedVerdicts = {},
 ): ServicePlan {
   const name = swh.metadata.name ?? "";
   const namespace = swh.metadata.namespace ?? "";
@@ -56,7 +59,7 @@ export function planService(
       message: `Service ${namespace}/${name} is reserved for the cluster's API server; it is never adopted and no endpoints are published for it (rename the ServiceWithHealthchecks)`,
     };
   }
-  if (stored === undefined) return { action: "create", service: newServiceFor(swh) };
+  if (stored === undefined) return { action: "create", service: newServiceFor(swh, verdicts) };
 
   const refs = stored.metadata?.ownerReferences ?? [];
   const controllerRef = controllerRefOf(stored.metadata);
@@ -86,7 +89,7 @@ export function planService(
   const spec = mergeServiceSpec(desired, stored.spec);
   if (!spec.ok)
     return { action: "blocked", reason: SERVICE_PROBLEMS.clusterIPImmutable, message: spec.message };
-  const metadata = managedMetadata(swh, stored.metadata ?? {});
+  const metadata = managedMetadata(swh, stored.metadata ?? {}, verdicts);
   const metadataChanged =
     !sameJson(metadata.labels, stored.metadata?.labels) ||
     !sameJson(metadata.annotations, stored.metadata?.annotations);
@@ -112,14 +115,17 @@ export function planService(
  * fields and no selector, controlled by the SWH (ADR 0014), labelled for the agents' watch (ADR 0025) and carrying
  * the SWH's spec for the agents (ADR 0032). Tests that run agents without a controller create exactly this.
  */
-export function newServiceFor(swh: Readonly<ServiceWithHealthchecks>): V1Service {
+export function newServiceFor(
+  swh: Readonly<ServiceWithHealthchecks>,
+  verdicts: PublishedVerdicts = {},
+): V1Service {
   return {
     apiVersion: "v1",
     kind: "Service",
     metadata: {
       name: swh.metadata.name ?? "",
       namespace: swh.metadata.namespace ?? "",
-      ...managedMetadata(swh, {}),
+      ...managedMetadata(swh, {}, verdicts),
       ownerReferences: [ownerReferenceTo(swh)],
     },
     spec: desiredServiceSpec(swh.spec),
@@ -135,9 +141,10 @@ export function newServiceFor(swh: Readonly<ServiceWithHealthchecks>): V1Service
 function managedMetadata(
   swh: Readonly<ServiceWithHealthchecks>,
   stored: Parameters<typeof mergePropagatedMetadata>[1],
+  verdicts: PublishedVerdicts,
 ) {
   const metadata = mergePropagatedMetadata(swh.metadata, stored);
   metadata.labels[LABEL_MANAGED_SERVICE] = MANAGED_BY;
-  metadata.annotations[ANNOTATION_SWH_SPEC] = publishedSpecValue(swh);
+  metadata.annotations[ANNOTATION_SWH_SPEC] = publishedSpecValue(swh, verdicts);
   return metadata;
 }

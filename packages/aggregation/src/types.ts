@@ -8,6 +8,7 @@ import type {
   IPFamily,
   Protocol,
 } from "@swh/crd-types";
+import type { HintNames } from "./topology-hints.js";
 
 /** What the agent extracts from a Pod; the aggregation never sees a Kubernetes object. */
 export interface PodInfo {
@@ -68,6 +69,8 @@ export interface DesiredEndpoint {
   nodeName: string;
   zone?: string;
   targetRef: { kind: "Pod"; name: string; namespace: string; uid: string };
+  /** Topology hints (`spec.trafficDistribution`, see topology-hints.ts); shared by the endpoints of one pod. */
+  hints?: HintNames;
   /** The first failing probe of this port's group, when the group does not pass. */
   failure?: EndpointFailure;
   /** Drained by its pod's annotation: not ready whatever its checks say (they go on running). */

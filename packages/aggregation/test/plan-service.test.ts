@@ -99,6 +99,7 @@ describe("planService: the spec agents read from the Service (ADR 0032)", () => 
     expect(read).toEqual({
       state: "swh",
       uid: SWH_UID,
+      zoneHints: true,
       swh: {
         apiVersion: swh.apiVersion,
         kind: swh.kind,
@@ -121,6 +122,18 @@ describe("planService: the spec agents read from the Service (ADR 0032)", () => 
       spec: after.spec,
     });
     expect(planService(after, aStoredService({}, {}, after))).toEqual({ action: "none" });
+  });
+
+  it("publishes the zone-hints verdict with the spec: a changed verdict is one Service update (ADR 0035)", () => {
+    const swh = aSwh({ trafficDistribution: "PreferClose" });
+    const hinted = updated(planService(swh, aStoredService({}, {}, aSwh()), { zoneHints: true }));
+    const published = () => JSON.parse(hinted.metadata?.annotations?.[ANNOTATION_SWH_SPEC] ?? "");
+    expect(published()).toMatchObject({ uid: SWH_UID, zoneHints: true });
+    expect(readPublishedSwh(hinted)).toMatchObject({ state: "swh", zoneHints: true });
+    // The same verdict again writes nothing; the other verdict rewrites the annotation, and agents read it.
+    expect(planService(swh, hinted, { zoneHints: true })).toEqual({ action: "none" });
+    const withheld = updated(planService(swh, hinted, { zoneHints: false }));
+    expect(readPublishedSwh(withheld)).toMatchObject({ state: "swh", zoneHints: false });
   });
 
   it("puts back a published spec someone edited, and never takes one from the SWH's own annotations", () => {

@@ -13,6 +13,7 @@ export { ANNOTATION_SWH_SPEC } from "./constants.js";
 export {
   type PublishedSpec,
   type PublishedSwh,
+  type PublishedVerdicts,
   type PublishingService,
   publishedSpecValue,
   readPublishedSwh,

@@ -24,14 +24,27 @@ export interface PublishedSpec {
   /** The SWH's `metadata.generation` the spec was taken from (for people comparing it with the SWH). */
   generation?: number;
   spec: ServiceWithHealthchecksSpec;
+  /**
+   * The controller's verdict for a `trafficDistribution` that asks for zone hints: false when some endpoint of
+   * the SWH has no zone, so no endpoint may carry one (ADR 0035). Absent when the spec asks for no zone hints;
+   * an agent reading no verdict gives zone hints to the endpoints that have a zone.
+   */
+  zoneHints?: boolean;
+}
+
+/** What the controller decided beyond the spec, published with it. */
+export interface PublishedVerdicts {
+  zoneHints?: boolean | undefined;
 }
 
 /** The annotation value for `swh` (the controller writes it on create, adoption and every update). */
 export function publishedSpecValue(
   swh: Readonly<Pick<ServiceWithHealthchecks, "metadata" | "spec">>,
+  verdicts: PublishedVerdicts = {},
 ): string {
   const published: PublishedSpec = { uid: swh.metadata.uid ?? "", spec: swh.spec };
   if (swh.metadata.generation !== undefined) published.generation = swh.metadata.generation;
+  if (verdicts.zoneHints !== undefined) published.zoneHints = verdicts.zoneHints;
   return JSON.stringify(published);
 }
 
@@ -64,7 +77,7 @@ export interface PublishedSwh {
  * `uid` is the SWH the annotation claims to belong to, when it says.
  */
 export type ServiceSwh =
-  | { state: "swh"; swh: PublishedSwh; uid: string }
+  | { state: "swh"; swh: PublishedSwh; uid: string; zoneHints: boolean }
   | { state: "missing"; uid?: undefined }
   | { state: "invalid"; problem: string; uid?: string; spec?: unknown };
 
@@ -81,9 +94,21 @@ export function readPublishedSwh(service: Readonly<PublishingService>): ServiceS
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { state: "invalid", problem: `annotation ${ANNOTATION_SWH_SPEC} must be a JSON object` };
   }
-  const { uid, generation, spec } = value as { uid?: unknown; generation?: unknown; spec?: unknown };
+  const { uid, generation, spec, zoneHints } = value as {
+    uid?: unknown;
+    generation?: unknown;
+    spec?: unknown;
+    zoneHints?: unknown;
+  };
   if (typeof uid !== "string" || uid === "") {
     return { state: "invalid", problem: `annotation ${ANNOTATION_SWH_SPEC}: uid must be a non-empty string` };
+  }
+  if (zoneHints !== undefined && typeof zoneHints !== "boolean") {
+    return {
+      state: "invalid",
+      problem: `annotation ${ANNOTATION_SWH_SPEC}: zoneHints must be a boolean`,
+      uid,
+    };
   }
   const issues = describeSpecIssues(spec);
   if (issues !== undefined) return { state: "invalid", problem: issues, uid, spec };
@@ -96,6 +121,7 @@ export function readPublishedSwh(service: Readonly<PublishingService>): ServiceS
   return {
     state: "swh",
     uid,
+    zoneHints: zoneHints !== false,
     swh: { apiVersion: API_VERSION, kind: KIND, metadata, spec: spec as ServiceWithHealthchecksSpec },
   };
 }

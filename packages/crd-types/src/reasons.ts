@@ -137,6 +137,12 @@ export const CONDITION_REASONS = {
   reconciled: {
     reconcileFailed: "ReconcileFailed",
   },
+  topologyHints: {
+    /** Every endpoint carries a zone hint (and, for PreferSameNode, a node hint). */
+    hinted: "Hinted",
+    /** Some endpoint has no zone: no endpoint carries a zone hint (PreferSameNode keeps its node hints). */
+    nodeWithoutZone: "NodeWithoutZone",
+  },
 } as const;
 
 type ValuesOf<T> = T[keyof T];

@@ -334,4 +334,6 @@ export const CONDITION_TYPES = {
   probesValid: "ProbesValid",
   agentsReporting: "AgentsReporting",
   reconciled: "Reconciled",
+  /** Only while `spec.trafficDistribution` asks for topology hints: whether the endpoints carry them. */
+  topologyHints: "TopologyHints",
 } as const;

@@ -24,6 +24,7 @@ describe("the SWH spec published on its Service", () => {
     expect(readPublishedSwh(serviceWith(publishedSpecValue(swh)))).toEqual({
       state: "swh",
       uid: "uid-1",
+      zoneHints: true,
       swh: {
         apiVersion: "network.deckhouse.io/v1alpha1",
         kind: "ServiceWithHealthchecks",
@@ -31,6 +32,16 @@ describe("the SWH spec published on its Service", () => {
         spec: swh.spec,
       },
     });
+  });
+
+  it("carries the controller's zone-hints verdict; without one, zone hints are allowed (ADR 0035)", () => {
+    const read = (verdict: boolean | undefined) =>
+      readPublishedSwh(serviceWith(publishedSpecValue(swh, { zoneHints: verdict })));
+    expect(read(false)).toMatchObject({ state: "swh", zoneHints: false });
+    expect(read(true)).toMatchObject({ state: "swh", zoneHints: true });
+    expect(read(undefined)).toMatchObject({ state: "swh", zoneHints: true });
+    // No verdict, no key: the annotation of an SWH without trafficDistribution is as before.
+    expect(JSON.parse(publishedSpecValue(swh, { zoneHints: undefined }))).not.toHaveProperty("zoneHints");
   });
 
   it("says nothing is known when the annotation is missing (a Service an older controller wrote)", () => {
@@ -41,6 +52,11 @@ describe("the SWH spec published on its Service", () => {
     ["not JSON", "{", "is not JSON"],
     ["not an object", "[]", "must be a JSON object"],
     ["without uid", JSON.stringify({ spec: swh.spec }), "uid must be a non-empty string"],
+    [
+      "with a zoneHints verdict that is not a boolean",
+      JSON.stringify({ uid: "uid-1", spec: swh.spec, zoneHints: "no" }),
+      "zoneHints must be a boolean",
+    ],
   ])("refuses an annotation that is %s", (_what, value, problem) => {
     const read = readPublishedSwh(serviceWith(value));
     expect(read.state).toBe("invalid");

@@ -13,6 +13,8 @@ export interface EndpointInput {
   address: string;
   pod?: string;
   node?: string;
+  /** The zone the agent read from its node's label (none when the node has no zone). */
+  zone?: string;
   ready?: boolean;
   terminating?: boolean;
   /** Drained by its pod's annotation: published not ready, still serving. */
@@ -57,6 +59,7 @@ export function aSlice(opts: {
             conditions: { ready, serving: e.drained === true || ready, terminating: e.terminating ?? false },
             ...(e.drained ? { drained: true as const } : {}),
             nodeName: e.node ?? node,
+            ...(e.zone === undefined ? {} : { zone: e.zone }),
             targetRef: {
               kind: "Pod",
               name: e.pod ?? `pod-${e.address}`,

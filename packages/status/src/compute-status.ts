@@ -20,6 +20,7 @@ import { type ConditionInput, type Timestamp, withTransitionTimes } from "@swh/c
 import type { SliceView } from "@swh/slice-writer";
 import { externalIPSummary, portsSummary } from "./internal/service-summaries.js";
 import { DEFAULT_MAX_LISTED_ENDPOINTS, summarizeEndpoints } from "./internal/summarize-endpoints.js";
+import { topologyHintsCondition } from "./internal/topology-condition.js";
 
 /** The status this controller writes: the shared shape plus the printer-column texts. */
 export type ControllerStatus = ServiceWithHealthchecksStatus & {
@@ -151,9 +152,17 @@ export function computeStatus(input: StatusInput): ControllerStatus {
             message: "agents of all publishing nodes are renewing their heartbeat",
           };
 
+  const topology = topologyHintsCondition(swh.spec.trafficDistribution, input.slices);
   const conditions = withTransitionTimes(
     swh.status?.conditions,
-    [ready, serviceReady, { ...serviceReady, type: CONDITION_TYPES.childServiceReady }, probesValid, agents],
+    [
+      ready,
+      serviceReady,
+      { ...serviceReady, type: CONDITION_TYPES.childServiceReady },
+      probesValid,
+      agents,
+      ...(topology === undefined ? [] : [topology]),
+    ],
     input.now,
     generation,
   );
@@ -196,7 +205,7 @@ export function computeInvalidSpecStatus(
     message,
   });
   const kept: ConditionInput[] = (previous.conditions ?? [])
-    .filter((c) => c.type === CONDITION_TYPES.agentsReporting)
+    .filter((c) => c.type === CONDITION_TYPES.agentsReporting || c.type === CONDITION_TYPES.topologyHints)
     // Stored by this controller, so its reason is one of ours.
     .map(({ type, status, reason, message }) => ({
       type,

@@ -311,3 +311,37 @@ describe("computeStatus with a drained pod", () => {
     expect(condition(s, "Ready")).toMatchObject({ status: "False", reason: "EndpointsNotReady" });
   });
 });
+
+describe("computeStatus: condition TopologyHints (ADR 0035)", () => {
+  const zoned = (node: string, zone: string | undefined, address: string) =>
+    aSlice({ node, endpoints: [{ address, node, ...(zone === undefined ? {} : { zone }) }] });
+
+  it("is absent while trafficDistribution asks for no hints", () => {
+    const s = status({ slices: [zoned("n1", undefined, "10.244.1.1")] });
+    expect(condition(s, "TopologyHints")).toBeUndefined();
+  });
+
+  it("is True (Hinted) when every endpoint has a zone", () => {
+    const s = status({
+      swh: aSwh({ trafficDistribution: "PreferClose" }),
+      slices: [zoned("n1", "zone-a", "10.244.1.1"), zoned("n2", "zone-b", "10.244.1.2")],
+    });
+    expect(condition(s, "TopologyHints")).toMatchObject({ status: "True", reason: "Hinted" });
+  });
+
+  it("is False (NodeWithoutZone) naming the nodes without a zone; PreferSameNode keeps node hints", () => {
+    const slices = [zoned("n1", "zone-a", "10.244.1.1"), zoned("n2", undefined, "10.244.1.2")];
+    const close = condition(
+      status({ swh: aSwh({ trafficDistribution: "PreferClose" }), slices }),
+      "TopologyHints",
+    );
+    expect(close).toMatchObject({ status: "False", reason: "NodeWithoutZone" });
+    expect(close?.message).toContain("node(s) n2 have no topology.kubernetes.io/zone label");
+    expect(close?.message).toContain("routed cluster-wide");
+    const node = condition(
+      status({ swh: aSwh({ trafficDistribution: "PreferSameNode" }), slices }),
+      "TopologyHints",
+    );
+    expect(node?.message).toContain("endpoints carry node hints only");
+  });
+});

@@ -1,12 +1,12 @@
 /**
  * One level-based reconcile of one SWH (key `namespace/name`), in order: read (`readSwhFacts`: plain data from
  * the informer caches and the term; the status this term wrote and the informer has not delivered yet laid over
- * the cached SWH) → decide (`planService`) → write the child Service → decide (`computeStatus`) → write the status,
- * only when it changed (`sameStatus`), over the resourceVersion it was computed from → report (Events for what
+ * the cached SWH) → decide (`publishedZoneHints` over the SWH's slices, ADR 0035; `planService`) → write the
+ * child Service → decide (`computeStatus`) → write the status, only when it changed (`sameStatus`), over the resourceVersion it was computed from → report (Events for what
  * happened and for condition changes, the endpoint gauge). Cached objects are never mutated.
  */
 import type { KubernetesObject, V1EndpointSlice, V1Service } from "@kubernetes/client-node";
-import { mergePatch, planService, type ServicePlan } from "@swh/aggregation";
+import { mergePatch, planService, publishedZoneHints, type ServicePlan } from "@swh/aggregation";
 import {
   CONDITION_REASONS,
   EVENT_REASONS,
@@ -108,9 +108,15 @@ export async function reconcileSwh(facts: SwhFacts, io: SwhIo): Promise<WorkResu
     if (result !== undefined) return result;
     throw new TerminalError(`SWH cannot be processed; left as it is until it changes: ${problem}`);
   };
+  const slices = facts.slices.filter(({ slice }) => belongsTo(slice, swh)).map(({ view }) => view);
   let plan: ServicePlan;
   try {
-    plan = planService(swh, facts.service);
+    plan = planService(swh, facts.service, {
+      zoneHints: publishedZoneHints(
+        swh.spec.trafficDistribution,
+        slices.flatMap((s) => s.endpoints),
+      ),
+    });
   } catch (error) {
     return invalid(error);
   }
@@ -123,7 +129,7 @@ export async function reconcileSwh(facts: SwhFacts, io: SwhIo): Promise<WorkResu
       swh,
       sync: sync.outcome,
       service: service !== undefined && isControlledBy(service, swh) ? service : undefined,
-      slices: facts.slices.filter(({ slice }) => belongsTo(slice, swh)).map(({ view }) => view),
+      slices,
       staleNodes: facts.staleNodes,
       notReadyNodes: facts.notReadyNodes,
       now,

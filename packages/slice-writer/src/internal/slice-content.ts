@@ -21,6 +21,12 @@ export function toSliceEndpoint(endpoint: DesiredEndpoint): V1Endpoint {
     targetRef: { ...endpoint.targetRef },
   };
   if (endpoint.zone !== undefined) out.zone = endpoint.zone;
+  const hints = endpoint.hints;
+  if (hints !== undefined) {
+    out.hints = {};
+    if (hints.forZones !== undefined) out.hints.forZones = hints.forZones.map((name) => ({ name }));
+    if (hints.forNodes !== undefined) out.hints.forNodes = hints.forNodes.map((name) => ({ name }));
+  }
   return out;
 }
 
