@@ -21,6 +21,7 @@ export {
 } from "./product.js";
 export { parsePromText, type Sample, sumSamples } from "./prom-text.js";
 export { grantedPermissions, type MeasuredUse, measuredUse, unusedPermissions } from "./rbac-usage.js";
+export { readSwh } from "./read-swh.js";
 export { type AppName, bundlePath, MANIFESTS_DIR, nodeFlags, REPO_ROOT } from "./repo-paths.js";
 export { hasEndpoint, readEndpoints, runScenario, type ScenarioStep, type StepOutcome } from "./scenario.js";
 export {

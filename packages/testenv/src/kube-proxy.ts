@@ -55,8 +55,15 @@ export interface KubeProxy {
    * The endpoints (`address:port`, sorted) this kube-proxy sends new connections to for the Service port
    * `namespace/name:port` (`port` is the Service port's name) right now, read from the rules it programmed in this
    * network namespace: what traffic will do, without sampling it. Empty when the port has no endpoint.
+   * `policy: "local"` reads the rules of a `Local` traffic policy instead (iptables only: the `KUBE-SVL-` chain
+   * holds this node's endpoints).
    */
-  routedEndpoints(service: { namespace: string; name: string; port: string }): string[];
+  routedEndpoints(service: {
+    namespace: string;
+    name: string;
+    port: string;
+    policy?: "cluster" | "local" | undefined;
+  }): string[];
   stop(): Promise<void>;
 }
 
@@ -173,21 +180,26 @@ async function stopKubeProxy(proxy: KubeProxy, proc: ManagedProcess, bin: string
 }
 
 /**
- * Reads the endpoints of one Service port from the programmed rules. iptables: the Service chain jumps to one
- * chain per endpoint, each jump commented `ns/name:port -> address:port`. nftables: the Service chain
+ * Reads the endpoints of one Service port from the programmed rules. iptables: the Service chain (`KUBE-SVC-`, or
+ * `KUBE-SVL-` for a Local policy) jumps to one chain per endpoint, each jump commented `ns/name:port -> address:port`. nftables: the Service chain
  * `service-<hash>-ns/name/<protocol>/port` picks one of the chains `endpoint-<hash>-…__address/port`.
  */
 function routedEndpoints(
   mode: "iptables" | "nftables",
-  service: { namespace: string; name: string; port: string },
+  service: { namespace: string; name: string; port: string; policy?: "cluster" | "local" | undefined },
 ): string[] {
   const id = `${service.namespace}/${service.name}`;
   const found = new Set<string>();
+  const local = service.policy === "local";
+  if (local && mode !== "iptables") {
+    throw new Error(`routedEndpoints(${id}:${service.port}): policy "local" is read in iptables mode only`);
+  }
   if (mode === "iptables") {
     const prefix = `-m comment --comment "${id}:${service.port} -> `;
+    const chain = local ? "-A KUBE-SVL-" : "-A KUBE-SVC-";
     for (const save of ["iptables-save", "ip6tables-save"]) {
       for (const line of execFileSync(save, ["-t", "nat"], { encoding: "utf8" }).split("\n")) {
-        if (!line.startsWith("-A KUBE-SVC-")) continue;
+        if (!line.startsWith(chain)) continue;
         const at = line.indexOf(prefix);
         if (at < 0) continue;
         const target = line.slice(at + prefix.length, line.indexOf('"', at + prefix.length));
