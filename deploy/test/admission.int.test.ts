@@ -1,13 +1,16 @@
 /**
  * The agent admission policies (deploy/manifests/admission-agent.yaml, ADR 0018) on the real API server: a token
- * bound to the agent Pod of node A writes node A's EndpointSlices and heartbeat Lease, and nothing of node B's,
- * of other writers' or of the controller's.
+ * bound to the agent Pod of node A writes node A's EndpointSlices, heartbeat Lease and its readiness gate
+ * conditions of node A's pods, and nothing of node B's, of other writers' or of the controller's.
  */
 import {
   CoordinationV1Api,
+  CoreV1Api,
   CustomObjectsApi,
   DiscoveryV1Api,
   type KubeConfig,
+  PatchStrategy,
+  setHeaderOptions,
   type V1EndpointSlice,
   type V1Lease,
   V1MicroTime,
@@ -21,11 +24,12 @@ import {
   LABEL_NODE,
   LABEL_SERVICE_NAME,
   PLURAL,
+  READINESS_GATE_PREFIX,
   VERSION,
 } from "@swh/crd-types";
 import { AGENT_LEASE_PREFIX, CONTROLLER_LEADER_LEASE } from "@swh/crd-types/internal";
 import { sliceLabels } from "@swh/slice-writer";
-import { type TestCluster, testCluster } from "@swh/testenv";
+import { createPod, type TestCluster, testCluster } from "@swh/testenv";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   INSTALL_NAMESPACE,
@@ -442,6 +446,78 @@ describe("Leases written with node A's agent token", () => {
         body: aLease(`${AGENT_LEASE_PREFIX}unbound`, "unbound"),
       }),
     );
+    expect(denied.status).toBe(DENIED);
+    expect(denied.message).toContain("this token names no node");
+  });
+});
+
+describe("pod status written with node A's agent token (readiness gates, ADR 0038)", () => {
+  const GATE = `${READINESS_GATE_PREFIX}${SWH}`;
+  /** A strategic merge patch of `pods/status`, as the agent writes its gate conditions. */
+  const patchStatus = (kc: KubeConfig, name: string, body: object) =>
+    kc
+      .makeApiClient(CoreV1Api)
+      .patchNamespacedPodStatus(
+        { name, namespace: tenant, body },
+        setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch),
+      );
+  const gate = (status: "True" | "False") => ({
+    status: { conditions: [{ type: GATE, status, reason: "ChecksPassing", message: "test" }] },
+  });
+  const readPod = (name: string) =>
+    cluster.kubeConfig.makeApiClient(CoreV1Api).readNamespacedPodStatus({ name, namespace: tenant });
+
+  beforeAll(async () => {
+    for (const [name, node, ip] of [
+      ["on-a", a.nodeName, "10.244.7.11"],
+      ["on-b", b.nodeName, "10.244.7.12"],
+    ] as const) {
+      await createPod(cluster.kubeConfig, { name, namespace: tenant, node, ips: [ip], labels: { app: SWH } });
+    }
+  });
+
+  it("sets and changes its gate condition on a pod of node A, leaving the kubelet's conditions as they were", async () => {
+    const before = await readPod("on-a");
+    await patchStatus(a.kubeConfig, "on-a", gate("True"));
+    await patchStatus(a.kubeConfig, "on-a", gate("False"));
+    const after = await readPod("on-a");
+    expect(after.status?.conditions?.find((c) => c.type === GATE)?.status).toBe("False");
+    const others = (p: typeof after) => p.status?.conditions?.filter((c) => c.type !== GATE);
+    expect(others(after)).toEqual(others(before));
+  });
+
+  it("cannot set it on a pod of node B", async () => {
+    const denied = await outcomeOf(patchStatus(a.kubeConfig, "on-b", gate("True")));
+    expect(denied.status).toBe(DENIED);
+    expect(denied.message).toContain(
+      `may write the status only of pods on its node, not of pod ${tenant}/on-b`,
+    );
+    expect((await readPod("on-b")).status?.conditions?.some((c) => c.type === GATE)).toBe(false);
+  });
+
+  it("cannot change the pod's Ready condition, phase, message, labels or annotations", async () => {
+    const attempts: Record<string, object> = {
+      Ready: { status: { conditions: [{ type: "Ready", status: "False", reason: "Forged" }] } },
+      phase: { status: { phase: "Failed" } },
+      // (Its IPs once set the API server itself refuses to change: 422, before admission.)
+      message: { status: { message: "forged" } },
+      labels: { metadata: { labels: { app: "other" } } },
+      annotations: { metadata: { annotations: { note: "x" } } },
+    };
+    for (const [field, body] of Object.entries(attempts)) {
+      const denied = await outcomeOf(patchStatus(a.kubeConfig, "on-a", body));
+      expect({ field, status: denied.status }).toEqual({ field, status: DENIED });
+      expect(denied.message).toContain(
+        `the agent may change only the pod conditions whose type starts with ${READINESS_GATE_PREFIX}`,
+      );
+    }
+    const pod = await readPod("on-a");
+    expect(pod.status?.conditions?.find((c) => c.type === "Ready")?.status).toBe("True");
+    expect(pod.metadata?.labels).toEqual({ app: SWH });
+  });
+
+  it("cannot write pod status with a token not bound to a pod", async () => {
+    const denied = await outcomeOf(patchStatus(unbound, "on-a", gate("True")));
     expect(denied.status).toBe(DENIED);
     expect(denied.message).toContain("this token names no node");
   });

@@ -8,13 +8,14 @@ import {
   LABEL_NODE,
   LABEL_SERVICE_NAME,
   MANAGED_BY,
+  READINESS_GATE_PREFIX,
 } from "@swh/crd-types";
 import { AGENT_LEASE_PREFIX, CONTROLLER_LEADER_LEASE } from "@swh/crd-types/internal";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { CHART_DIR, find, helmTemplate, type RenderedObject } from "./support/tools.ts";
 
-const POLICIES = ["swh-agent-endpointslices", "swh-agent-leases"];
+const POLICIES = ["swh-agent-endpointslices", "swh-agent-leases", "swh-agent-pod-status"];
 
 /** Every CEL expression and message of a policy, as one text to search. */
 function celText(policy: RenderedObject): string {
@@ -59,13 +60,15 @@ describe("agent admission policies (ADR 0018)", () => {
     const leases = celText(find(objects, "ValidatingAdmissionPolicy", "swh-agent-leases"));
     expect(leases).toContain(`'${AGENT_LEASE_PREFIX}' + variables.node`);
     expect(leases).toContain(`startsWith('${AGENT_LEASE_PREFIX}')`);
+    const podStatus = celText(find(objects, "ValidatingAdmissionPolicy", "swh-agent-pod-status"));
+    expect(podStatus).toContain(`startsWith('${READINESS_GATE_PREFIX}')`);
     // The prefix check is what keeps the controller's leader Lease out of an agent's reach.
     expect(CONTROLLER_LEADER_LEASE.startsWith(AGENT_LEASE_PREFIX)).toBe(false);
   });
 
   it("follows the release namespace and name prefix to the agent's ServiceAccount", () => {
     const custom = helmTemplate({ namespace: "lb-system", set: ["namePrefix=lb"] });
-    for (const name of ["lb-agent-endpointslices", "lb-agent-leases"]) {
+    for (const name of ["lb-agent-endpointslices", "lb-agent-leases", "lb-agent-pod-status"]) {
       const policy = find(custom, "ValidatingAdmissionPolicy", name);
       expect(policy.spec.matchConditions[0].expression).toBe(
         'request.userInfo.username == "system:serviceaccount:lb-system:lb-agent"',

@@ -5,7 +5,8 @@
  *    ADR 0014);
  * 3. aggregate: the node's pods and probe states into endpoint groups (`aggregateEndpoints`), with the topology
  *    hints the spec asks for as far as the controller's published zone-hints verdict allows (ADR 0035);
- * 4. write: the slices (`writeSlices` plans and applies the difference);
+ * 4. write: the slices (`writeSlices` plans and applies the difference), then the readiness gate conditions of
+ *    the pods that wait on this SWH whose verdict changed (`readinessGateUpdates`, ADR 0038);
  * 5. report: readiness transitions, endpoint counts, problems with the user's objects.
  * While the Service is not the SWH's (another controller, a selector, reserved) or is gone, the node's slices of
  * that name are deleted through the ordinary planner (no groups). While the published spec is missing or invalid,
@@ -20,6 +21,8 @@ import {
   aggregateEndpoints,
   type PodInfo,
   type ProbeStates,
+  type ReadinessGateUpdate,
+  readinessGateUpdates,
   type SwhInput,
   type SwhObject,
   swhInputFromObject,
@@ -81,6 +84,17 @@ export interface SliceWrites {
   write(request: WriteRequest, logger: Logger): Promise<void>;
 }
 
+/** Where a reconcile writes pods' readiness gate conditions; resolves when they are written (throws to retry). */
+export interface GateWrites {
+  write(updates: readonly ReadinessGateUpdate[], logger: Logger): Promise<void>;
+}
+
+/** Everything a reconcile writes. */
+export interface SwhWrites {
+  slices: SliceWrites;
+  gates: GateWrites;
+}
+
 /** Where a reconcile reports what it found and did (logs, Events, metrics). */
 export interface SwhReports {
   /** Whether the SWH's endpoints may be published (`undefined`: its Service is gone). */
@@ -101,10 +115,11 @@ export interface SwhReports {
 export async function reconcileSwh(
   key: string,
   reads: SwhReads,
-  slices: SliceWrites,
+  writes: SwhWrites,
   report: SwhReports,
   logger: Logger,
 ): Promise<void> {
+  const { slices } = writes;
   const { namespace, name } = splitObjectKey(key);
   const published = await reads.service(namespace, name);
   const uid = published?.swh.uid ?? swhControllerUid(published?.service) ?? "";
@@ -125,13 +140,16 @@ export async function reconcileSwh(
   }
   const swh = swhInputFromObject(read.swh);
   if (swh === undefined) return;
-  const { groups } = aggregate(swh, { ...reads.aggregationInput(), zoneHints: read.zoneHints }, report);
+  const input = reads.aggregationInput();
+  const { groups } = aggregate(swh, { ...input, zoneHints: read.zoneHints }, report);
   const labels = serviceLabelsOf(published?.service, swh.spec);
   await write({ namespace, name, uid: read.uid }, groups, existing, labels, {
     slices,
     report,
     logger,
   });
+  const gates = readinessGateUpdates(swh, input.pods, groups, input.nodeName);
+  if (gates.length > 0) await writes.gates.write(gates, logger);
   report.endpoints(ref, countEndpoints(groups));
 }
 

@@ -9,6 +9,7 @@ import { CoreV1Api, DiscoveryV1Api, type KubeConfig } from "@kubernetes/client-n
 import { objectKey } from "@swh/crd-types";
 import {
   type CertificateFiles,
+  createJsonClient,
   createKubeMetrics,
   createMetricsRegistry,
   EventRecorder,
@@ -32,6 +33,7 @@ import { OwnSlices } from "./internal/own-slices.js";
 import { Probing } from "./internal/probing.js";
 import { runPublication } from "./internal/publication.js";
 import { fetchService, PublishedSwhs } from "./internal/published-swhs.js";
+import { ReadinessGates } from "./internal/readiness-gates.js";
 import { AgentSwhReports } from "./internal/swh-reports.js";
 import { TargetPlanning } from "./internal/target-planning.js";
 import { APP_VERSION } from "./version.js";
@@ -122,7 +124,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     slices: node.informers.slices.list().length,
   });
   const reports = new AgentSwhReports({ problems: node.problems, events: node.events, metrics, logger: log });
-  const parts = { view, planning, published: node.published, slices: node.slices, reports };
+  const writes = { slices: node.slices, gates: node.gates };
+  const parts = { view, planning, published: node.published, writes, reports };
   running.push(runPublication(node.queue, parts, { workers: opts.workers ?? 4, signal: stopper.signal }));
   if (opts.namespace) running.push(heartbeat(opts, opts.namespace, log, stopper.signal));
   ready = () =>
@@ -176,8 +179,9 @@ function watchNode(
     fetch: (namespace, name) => fetchService(core, namespace, name),
     changed: () => queue.add(TARGETS),
   });
-  enqueueOnChanges(informers, queue, published, slices);
-  return { informers, credentials, events, problems, queue, slices, published };
+  const gates = new ReadinessGates(createJsonClient(kubeConfig), deps.metrics);
+  enqueueOnChanges(informers, queue, { published, slices, gates });
+  return { informers, credentials, events, problems, queue, slices, published, gates };
 }
 
 /** The probe scheduler; a changed result re-reconciles the SWHs gating on it, after the coalescing delay. */

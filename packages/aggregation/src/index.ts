@@ -18,6 +18,11 @@ export { planProbeTargets } from "./plan-probe-targets.js";
 export { newServiceFor, planService, type ServicePlan } from "./plan-service.js";
 export { type PodObject, podInfoFromPod, samePodInfo } from "./pod-info.js";
 export { canonicalJson } from "./probe-identity.js";
+export {
+  type ReadinessGateCondition,
+  type ReadinessGateUpdate,
+  readinessGateUpdates,
+} from "./readiness-gates.js";
 export { sameJson } from "./same-json.js";
 export { type SwhObject, swhInputFromObject } from "./swh-input.js";
 export {
@@ -44,5 +49,6 @@ export {
   type ProbeState,
   type ProbeStates,
   type ProbeTarget,
+  type ReadinessGate,
   type SwhInput,
 } from "./types.js";

@@ -1,6 +1,7 @@
-import { ANNOTATION_DRAIN } from "@swh/crd-types";
+import { ANNOTATION_DRAIN, READINESS_GATE_PREFIX } from "@swh/crd-types";
 import { memoizeFrozen } from "./internal/memoize-frozen.js";
-import type { ContainerPort, PodInfo } from "./types.js";
+import { compareStrings } from "./select-pods.js";
+import type { ContainerPort, PodInfo, ReadinessGate } from "./types.js";
 
 /** A time field of a Kubernetes object: client-node deserialises it to a Date, raw JSON holds a string. */
 type TimeField = Date | string | null | undefined;
@@ -20,6 +21,7 @@ export interface PodObject {
   };
   spec?: {
     nodeName?: string;
+    readinessGates?: readonly { conditionType: string }[];
     containers?: readonly {
       ports?: readonly { name?: string; containerPort: number; protocol?: string }[];
     }[];
@@ -29,7 +31,7 @@ export interface PodObject {
     podIPs?: readonly { ip?: string }[];
     phase?: string;
     startTime?: TimeField;
-    conditions?: readonly { type: string; status: string }[];
+    conditions?: readonly { type: string; status: string; reason?: string }[];
     containerStatuses?: readonly { state?: { running?: { startedAt?: TimeField } } }[];
   };
 }
@@ -76,7 +78,26 @@ function readPodInfo(pod: PodObject): PodInfo | undefined {
   if (since !== undefined) info.eligibleSince = since;
   const drainedFrom = readDrain(meta.annotations?.[ANNOTATION_DRAIN]);
   if (drainedFrom.length > 0) info.drainedFrom = drainedFrom;
+  const gates = readReadinessGates(pod);
+  if (gates.length > 0) info.readinessGates = gates;
   return info;
+}
+
+/** The pod's readiness gates that name an SWH, each with the pod's condition of that type (see `ReadinessGate`). */
+function readReadinessGates(pod: PodObject): ReadinessGate[] {
+  const gates: ReadinessGate[] = [];
+  for (const { conditionType } of pod.spec?.readinessGates ?? []) {
+    if (!conditionType.startsWith(READINESS_GATE_PREFIX)) continue;
+    const swh = conditionType.slice(READINESS_GATE_PREFIX.length);
+    if (swh === "" || gates.some((g) => g.swh === swh)) continue;
+    const condition = pod.status?.conditions?.find((c) => c.type === conditionType);
+    gates.push(
+      condition === undefined
+        ? { swh }
+        : { swh, current: { status: condition.status, reason: condition.reason ?? "" } },
+    );
+  }
+  return gates.sort((a, b) => compareStrings(a.swh, b.swh));
 }
 
 /** The SWH names of a drain annotation (`*` for all), trimmed, without blanks or repeats, sorted. */
@@ -132,6 +153,7 @@ export function samePodInfo(a: PodInfo | undefined, b: PodInfo | undefined): boo
     a.terminating === b.terminating &&
     a.eligibleSince === b.eligibleSince &&
     sameList(a.drainedFrom ?? [], b.drainedFrom ?? [], (x, y) => x === y) &&
+    sameList(a.readinessGates ?? [], b.readinessGates ?? [], sameGate) &&
     sameList(a.ips, b.ips, (x, y) => x === y) &&
     sameList(a.containerPorts, b.containerPorts, sameContainerPort) &&
     sameLabels(a.labels, b.labels)
@@ -140,6 +162,12 @@ export function samePodInfo(a: PodInfo | undefined, b: PodInfo | undefined): boo
 
 function sameList<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): boolean {
   return a.length === b.length && a.every((x, i) => same(x, b[i] as T));
+}
+
+function sameGate(a: ReadinessGate, b: ReadinessGate): boolean {
+  return (
+    a.swh === b.swh && a.current?.status === b.current?.status && a.current?.reason === b.current?.reason
+  );
 }
 
 function sameContainerPort(a: ContainerPort, b: ContainerPort): boolean {

@@ -29,6 +29,16 @@ export interface PodInfo {
   eligibleSince?: string;
   /** The SWHs the pod is drained from (`ANNOTATION_DRAIN`; `*`: every SWH), sorted; absent: none. */
   drainedFrom?: readonly string[];
+  /** The readiness gates of SWHs the pod lists (`READINESS_GATE_PREFIX`), sorted by SWH; absent: none. */
+  readinessGates?: readonly ReadinessGate[];
+}
+
+/** A readiness gate of a pod naming an SWH, with the pod's current condition of that type (if it has one). */
+export interface ReadinessGate {
+  /** The SWH's name (of the pod's namespace). */
+  swh: string;
+  /** The condition's status and reason as the pod carries them; absent: no condition of that type yet. */
+  current?: { status: string; reason: string };
 }
 
 /** A container port of a pod, as declared in its containers' `ports[]`. */

@@ -95,6 +95,15 @@ export const ANNOTATION_NODE_NAME = "network.deckhouse.io/swh-node-name";
  */
 export const ANNOTATION_DRAIN = "network.deckhouse.io/swh-drain";
 
+/**
+ * Prefix of the pod readiness gate that waits on an SWH's checks: a pod whose `spec.readinessGates` lists the
+ * condition type `swh.network.deckhouse.io/<swh-name>` (an SWH of the pod's namespace that selects it) gets that
+ * condition from its node's agent: True once every port of the pod passes that SWH's checks, False with the
+ * failing check's reason otherwise. The kubelet holds the pod's `Ready` until every gate is True, so a Deployment
+ * rollout waits for the balancer's checks. The condition is written only when its status or reason changes.
+ */
+export const READINESS_GATE_PREFIX = "swh.network.deckhouse.io/";
+
 /** Secret type holding PostgreSQL probe credentials. */
 export const POSTGRES_CREDENTIALS_SECRET_TYPE = "network.deckhouse.io/postgresql-credentials";
 /** Keys of a PostgreSQL credentials Secret. */

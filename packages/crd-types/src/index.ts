@@ -84,6 +84,7 @@ export {
   LABEL_SERVICE_PROXY_NAME,
   MANAGED_BY,
   MANAGED_SERVICE_SELECTOR,
+  READINESS_GATE_PREFIX,
 } from "./constants.js";
 // The PostgreSQL credentials Secret: its type and keys, its builder and its reader.
 export {
@@ -115,6 +116,7 @@ export {
   type ProbeFailureSource,
   PUBLICATION_BLOCKS,
   type PublicationBlock,
+  READINESS_GATE_REASONS,
   SERVICE_PROBLEMS,
   type ServiceProblem,
   type ServiceSyncFailureReason,

@@ -63,6 +63,17 @@ export type ProbeFailureReason = keyof typeof PROBE_FAILURE_REASON_SOURCES;
 export const DRAINED_REASON = "Drained";
 
 /**
+ * Reasons of a pod's readiness gate condition (`READINESS_GATE_PREFIX`) besides the failing check's own reason
+ * (one of `PROBE_FAILURE_REASONS`, or `NotProbedYet` before the first result).
+ */
+export const READINESS_GATE_REASONS = {
+  /** True: every port of the pod passes the SWH's checks. */
+  passing: "ChecksPassing",
+  /** False: the SWH selects the pod but publishes no endpoint of it (no port or address family resolves). */
+  noEndpoints: "NoEndpoints",
+} as const;
+
+/**
  * Probe failure reasons that mean the probe's configuration (or its credentials), not the pod, is wrong: the
  * controller reports them in `ProbesValid` as well as on the endpoint.
  */

@@ -19,6 +19,7 @@ export interface AgentMetrics {
   endpoints: Gauge<"namespace" | "service" | "state">;
   endpointTransitions: Counter<"namespace" | "service" | "to">;
   sliceWrites: Counter<"action" | "result">;
+  readinessGateWrites: Counter<"result">;
   endpointsWithheld: Gauge<"reason">;
 }
 
@@ -92,6 +93,12 @@ export function createAgentMetrics(
       name: "swh_slice_writes_total",
       help: "EndpointSlice writes by action and result (conflict = re-planned after 409/404/AlreadyExists).",
       labelNames: ["action", "result"],
+      registers,
+    }),
+    readinessGateWrites: new Counter({
+      name: "swh_readiness_gate_writes_total",
+      help: "Pod readiness gate condition writes by result (gone = the pod was deleted or replaced meanwhile).",
+      labelNames: ["result"],
       registers,
     }),
     endpointsWithheld: new Gauge({

@@ -10,6 +10,7 @@ import type { WorkQueue } from "@swh/kube";
 import type { AgentInformers } from "./informers.js";
 import type { OwnSlices } from "./own-slices.js";
 import type { PublishedSwhs } from "./published-swhs.js";
+import type { ReadinessGates } from "./readiness-gates.js";
 
 /** The work-queue key of a targets pass. */
 export const TARGETS = "targets";
@@ -26,11 +27,13 @@ export function enqueueSwhs(queue: WorkQueue<string>, published: PublishedSwhs, 
 export function enqueueOnChanges(
   informers: AgentInformers,
   queue: WorkQueue<string>,
-  published: PublishedSwhs,
-  slices: OwnSlices,
+  own: { published: PublishedSwhs; slices: OwnSlices; gates: ReadinessGates },
 ): void {
+  const { published, slices, gates } = own;
   for (const event of ["add", "update", "delete"] as const) {
     informers.pods.on(event, (pod, old) => {
+      // Our own gate writes come back through the watch; the view already has them.
+      if (gates.observe(pod as V1Pod, event === "delete")) return;
       // Kubelets update pod status often; only what the aggregation reads matters.
       if (event === "update" && old && samePod(pod as V1Pod, old as V1Pod)) return;
       queue.add(TARGETS);

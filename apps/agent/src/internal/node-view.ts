@@ -18,6 +18,7 @@ import type { AgentInformers } from "./informers.js";
 import type { ObjectProblems } from "./object-problems.js";
 import type { OwnSlices } from "./own-slices.js";
 import type { PublishedSwhs } from "./published-swhs.js";
+import type { ReadinessGates } from "./readiness-gates.js";
 
 /** The node as the agent's loops read it (see the file comment). */
 export class NodeView implements SwhReads {
@@ -27,6 +28,7 @@ export class NodeView implements SwhReads {
   readonly #slices: OwnSlices;
   readonly #problems: ObjectProblems;
   readonly #states: () => ProbeStates;
+  readonly #gates: ReadinessGates;
 
   constructor(deps: {
     nodeName: string;
@@ -35,6 +37,7 @@ export class NodeView implements SwhReads {
     slices: OwnSlices;
     problems: ObjectProblems;
     states: () => ProbeStates;
+    gates: ReadinessGates;
   }) {
     this.nodeName = deps.nodeName;
     this.#informers = deps.informers;
@@ -42,13 +45,16 @@ export class NodeView implements SwhReads {
     this.#slices = deps.slices;
     this.#problems = deps.problems;
     this.#states = deps.states;
+    this.#gates = deps.gates;
   }
 
   /** The node's pods as the aggregation reads them; an unreadable pod is reported and left out. */
   pods(): PodInfo[] {
-    return this.#informers.pods.list().flatMap((pod) => {
+    return this.#informers.pods.list().flatMap((cached) => {
+      // With this agent's gate writes the informer has not delivered yet (read-your-writes).
+      const pod = this.#gates.current(cached as V1Pod);
       try {
-        const info = podInfoFromPod(pod as V1Pod);
+        const info = podInfoFromPod(pod);
         return info === undefined ? [] : [info];
       } catch (err) {
         this.#problems.unreadablePod(pod as V1Pod, err);

@@ -4,7 +4,7 @@
  * (`enqueueOnChanges`) and by probe results; the queue runs each key once at a time, coalescing repeats.
  */
 import type { WorkQueue } from "@swh/kube";
-import { reconcileSwh, type SliceWrites, type SwhReports } from "../reconcile-swh.js";
+import { reconcileSwh, type SwhReports, type SwhWrites } from "../reconcile-swh.js";
 import { enqueueSwhs, TARGETS } from "./event-handlers.js";
 import type { NodeView } from "./node-view.js";
 import type { PublishedSwhs } from "./published-swhs.js";
@@ -15,7 +15,7 @@ export interface PublicationParts {
   view: NodeView;
   planning: TargetPlanning;
   published: PublishedSwhs;
-  slices: SliceWrites;
+  writes: SwhWrites;
   reports: SwhReports;
 }
 
@@ -25,13 +25,13 @@ export function runPublication(
   parts: PublicationParts,
   opts: { workers: number; signal: AbortSignal },
 ): Promise<void> {
-  const { view, planning, slices, reports } = parts;
+  const { view, planning, writes, reports } = parts;
   queue.add(TARGETS);
   enqueueSwhs(queue, parts.published);
   return queue.run(
     async (key, { logger }) => {
       if (key === TARGETS) planning.run();
-      else await reconcileSwh(key, view, slices, reports, logger);
+      else await reconcileSwh(key, view, writes, reports, logger);
     },
     { concurrency: opts.workers, signal: opts.signal },
   );

@@ -6,6 +6,7 @@ import {
   type PodInfo,
   type ProbeState,
   planNodeTargets,
+  type ReadinessGateUpdate,
   type SwhInput,
   swhInputFromObject,
 } from "@swh/aggregation";
@@ -42,6 +43,8 @@ export class World {
   states = new Map<string, ProbeState>();
   slices: V1EndpointSlice[] = [];
   writes = 0;
+  /** Readiness gate conditions written, in order. */
+  gateWrites: ReadinessGateUpdate[] = [];
   transitions: EndpointTransition[] = [];
   counts = new Map<string, EndpointCounts | undefined>();
   /**
@@ -90,8 +93,11 @@ export class World {
         this.issues.push(...issues.map((i) => `${swh.name} ${i.kind} ${i.path}`)),
       unprocessable: (swh: SwhInput, error: unknown) => this.unprocessable.push({ swh, error }),
     };
-    const slices = { write: async (request: WriteRequest) => this.write(request) };
-    return reconcileSwh(key, reads, slices, reports, QUIET);
+    const writes = {
+      slices: { write: async (request: WriteRequest) => this.write(request) },
+      gates: { write: async (updates: readonly ReadinessGateUpdate[]) => this.writeGates(updates) },
+    };
+    return reconcileSwh(key, reads, writes, reports, QUIET);
   }
 
   service(ns: string, name: string): V1Service | undefined {
@@ -117,6 +123,22 @@ export class World {
         metadata: { ...slice.metadata, resourceVersion: String(++this.#version) },
       });
     }
+  }
+
+  /** Records the gate writes and sets each pod's condition as the API server would. */
+  writeGates(updates: readonly ReadinessGateUpdate[]): void {
+    this.gateWrites.push(...updates);
+    this.pods = this.pods.map((pod) => {
+      const update = updates.find((u) => u.pod.uid === pod.uid);
+      if (update === undefined) return pod;
+      const { status, reason } = update.condition;
+      const gates = (pod.readinessGates ?? []).map((g) =>
+        `swh.network.deckhouse.io/${g.swh}` === update.condition.type
+          ? { swh: g.swh, current: { status, reason } }
+          : g,
+      );
+      return { ...pod, readinessGates: gates };
+    });
   }
 
   /** What the slices say for `address` on `port`. */
