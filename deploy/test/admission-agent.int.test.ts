@@ -1,7 +1,7 @@
 /**
  * The product under its own admission policies: the real agent (in-process `runAgent`), running with the token
- * the kubelet mounts into its Pod, probes a pod of its node and publishes the slice and renews its heartbeat
- * with no write denied. The policy tests (admission.int.test.ts) prove what is denied; this proves the agent's
+ * the kubelet mounts into its Pod, probes a pod of its node, opens that pod's readiness gate, publishes the slice
+ * and renews its heartbeat with no write denied. The policy tests (admission.int.test.ts) prove what is denied; this proves the agent's
  * own writes are not.
  */
 import { createServer, type Server } from "node:net";
@@ -23,11 +23,12 @@ import {
   LABEL_MANAGED_BY,
   MANAGED_BY,
   PLURAL,
+  READINESS_GATE_PREFIX,
   type ServiceWithHealthchecks,
   VERSION,
 } from "@swh/crd-types";
 import { createLogger } from "@swh/kube";
-import { createPod, type TestCluster, testCluster, waitFor } from "@swh/testenv";
+import { applyReadinessGates, createPod, type TestCluster, testCluster, waitFor } from "@swh/testenv";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import {
   INSTALL_NAMESPACE,
@@ -86,6 +87,7 @@ describe("the agent with its pod-bound token under the admission policies", () =
       ips: [POD_IP],
       labels: { app: "web" },
       containerPorts: [{ name: "http", containerPort: PORT }],
+      readinessGates: [`${READINESS_GATE_PREFIX}web`],
     });
     const swh = (await cluster.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
       group: GROUP,
@@ -113,6 +115,16 @@ describe("the agent with its pod-bound token under the admission policies", () =
       .makeApiClient(CoreV1Api)
       .createNamespacedService({ namespace, body: newServiceFor(swh) });
 
+    // The pod's readiness gate, written by the agent under the pod-status policy; then Ready as the kubelet sets it.
+    const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
+    await waitFor("the agent to open web-0's readiness gate", async () => {
+      const pod = await core.readNamespacedPodStatus({ name: "web-0", namespace });
+      return pod.status?.conditions?.some(
+        (c) => c.type === `${READINESS_GATE_PREFIX}web` && c.status === "True",
+      );
+    });
+    expect(await applyReadinessGates(cluster.kubeConfig, namespace, "web-0")).toBe(true);
+
     const discovery = cluster.kubeConfig.makeApiClient(DiscoveryV1Api);
     const slice = await waitFor("the agent to publish web-0 ready", async () => {
       const { items } = await discovery.listNamespacedEndpointSlice({
@@ -138,6 +150,10 @@ describe("the agent with its pod-bound token under the admission policies", () =
     const failed = writes.filter((v) => v.labels.result !== "success" && v.value > 0);
     expect(failed).toEqual([]);
     expect(writes.some((v) => v.labels.action === "create" && v.value > 0)).toBe(true);
+    const gateWrites = (await agent?.registry.getSingleMetric("swh_readiness_gate_writes_total")?.get())
+      ?.values;
+    // False (NotProbedYet) as soon as the SWH is planned, then True after the first passing check.
+    expect(gateWrites?.map((v) => [v.labels.result, v.value])).toEqual([["success", 2]]);
     expect(logs.filter((line) => line.includes("heartbeat renewal failed"))).toEqual([]);
   });
 });

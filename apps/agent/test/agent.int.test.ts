@@ -12,9 +12,18 @@ import {
   MANAGED_BY,
   type ProbeSpec,
   postgresCredentialsSecret,
+  READINESS_GATE_PREFIX,
 } from "@swh/crd-types";
 import { agentLeaseName } from "@swh/node-liveness";
-import { annotatePod, createNode, createPod, markPodTerminating, startPostgres, waitFor } from "@swh/testenv";
+import {
+  annotatePod,
+  applyReadinessGates,
+  createNode,
+  createPod,
+  markPodTerminating,
+  startPostgres,
+  waitFor,
+} from "@swh/testenv";
 import { describe, expect, it } from "vitest";
 import { INSTALL_NAMESPACE, metricValue, published } from "./support/harness.js";
 import { agentSuite, http, tcp } from "./support/suite.js";
@@ -177,6 +186,51 @@ describe("agent", () => {
     // to cross again (the aggregation's own test shows the same probe states give a ready endpoint).
     await s.waitEndpoint("ready again", "web", 8080, ip, (e) => e.ready && e.reason === undefined);
     expect(b.hits.get("/healthz")).toBeGreaterThan(0);
+  });
+
+  it("opens a pod's readiness gate once its checks pass, closes it when they fail, and writes nothing while steady", async () => {
+    const s = await scenario("gates");
+    const ip = `${s.net}.7`;
+    const b = await s.backend(ip, 8080);
+    const gate = `${READINESS_GATE_PREFIX}web`;
+    await s.pod("p", [ip], { app: "x" }, { readinessGates: [gate] });
+    const kc = suite.cluster.kubeConfig;
+    const condition = async () =>
+      (
+        await suite.admin.core.readNamespacedPodStatus({ name: "p", namespace: s.namespace })
+      ).status?.conditions?.find((c) => c.type === gate);
+    await suite.admin.createSwh(s.namespace, "web", {
+      selector: { app: "x" },
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+      healthcheck: { initialDelaySeconds: 0, periodSeconds: 1, probes: [http(8080)] },
+    });
+    // The kubelet holds Ready until the gate is True: the endpoint is published, not serving, meanwhile.
+    const open = await waitFor("gate True", async () => {
+      const c = await condition();
+      return c?.status === "True" ? c : undefined;
+    });
+    expect(open).toMatchObject({ reason: "ChecksPassing" });
+    expect(published(await s.slices(), "web", 8080, ip)).toMatchObject({ ready: false, serving: false });
+    expect(await applyReadinessGates(kc, s.namespace, "p")).toBe(true);
+    await s.waitEndpoint("ready once the pod is Ready", "web", 8080, ip, (e) => e.ready);
+
+    // Steady: probes keep passing, the gate is not written again.
+    const writes = () => metricValue(s.agent.registry, "swh_readiness_gate_writes_total");
+    const before = await writes();
+    const hits = b.hits.get("/healthz") ?? 0;
+    await waitFor("three more checks", async () => (b.hits.get("/healthz") ?? 0) >= hits + 3);
+    expect(await writes()).toBe(before);
+
+    b.status.set("/healthz", 503);
+    const closed = await waitFor("gate False", async () => {
+      const c = await condition();
+      return c?.status === "False" ? c : undefined;
+    });
+    expect(closed).toMatchObject({ reason: "HTTPStatus" });
+    expect(closed?.message).toContain(`ServiceWithHealthchecks ${s.namespace}/web, port http`);
+    expect(await applyReadinessGates(kc, s.namespace, "p")).toBe(false);
+    await s.waitEndpoint("withdrawn", "web", 8080, ip, (e) => !e.ready);
+    expect(await writes()).toBe(before + 1);
   });
 
   it("resolves named targetPorts per pod into separate slices", async () => {

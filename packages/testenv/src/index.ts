@@ -17,6 +17,7 @@ export { type CertificateAuthority, type CertKeyPair, type IssueOptions, makeCa 
 export { createNode, deleteNode, type NodeSpecLite, setNodeReady, ZONE_LABEL } from "./nodes.js";
 export {
   annotatePod,
+  applyReadinessGates,
   createPod,
   forceDeletePod,
   markPodTerminating,

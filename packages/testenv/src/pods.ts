@@ -25,6 +25,11 @@ export interface PodSpecLite {
   ready?: boolean;
   /** Default Running. */
   phase?: "Pending" | "Running" | "Succeeded" | "Failed";
+  /**
+   * Condition types of `spec.readinessGates`. Until each has a True condition the pod's `Ready` is False, as the
+   * kubelet reports it (ContainersReady follows `ready`); {@link applyReadinessGates} re-evaluates them.
+   */
+  readinessGates?: string[];
 }
 
 const CONTAINER = "app";
@@ -51,6 +56,9 @@ export async function createPod(kc: KubeConfig, pod: PodSpecLite): Promise<void>
       spec: {
         nodeName: pod.node,
         enableServiceLinks: false,
+        ...(pod.readinessGates
+          ? { readinessGates: pod.readinessGates.map((conditionType) => ({ conditionType })) }
+          : {}),
         containers: [
           {
             name: CONTAINER,
@@ -78,7 +86,7 @@ export async function createPod(kc: KubeConfig, pod: PodSpecLite): Promise<void>
       condition("PodScheduled", true, now),
       condition("Initialized", true, now),
       condition("ContainersReady", ready, now),
-      condition("Ready", ready, now),
+      condition("Ready", ready && (pod.readinessGates ?? []).length === 0, now),
     ],
     containerStatuses: [containerStatus(phase, ready, now)],
   };
@@ -115,6 +123,30 @@ export async function setPodReady(
     const containerStatuses = (status.containerStatuses ?? []).map((c) => ({ ...c, ready }));
     const body: V1Pod = { ...pod, status: { ...status, conditions, containerStatuses } };
     await core.replaceNamespacedPodStatus({ name, namespace, body });
+  });
+}
+
+/**
+ * Re-evaluates the Pod's `Ready` from its readiness gates, as the kubelet's status manager does on every status
+ * sync (no kubelet runs here): Ready is True when ContainersReady is True and every `spec.readinessGates`
+ * condition type has a True condition. Writes only when Ready changes; resolves with the Ready it leaves.
+ */
+export async function applyReadinessGates(kc: KubeConfig, namespace: string, name: string): Promise<boolean> {
+  const core = kc.makeApiClient(CoreV1Api);
+  return retryOnConflict(async () => {
+    const pod = await core.readNamespacedPod({ name, namespace });
+    const conditions = pod.status?.conditions ?? [];
+    const isTrue = (type: string) => conditions.some((c) => c.type === type && c.status === "True");
+    const ready =
+      isTrue("ContainersReady") && (pod.spec?.readinessGates ?? []).every((g) => isTrue(g.conditionType));
+    if (isTrue("Ready") === ready) return ready;
+    const next = [...conditions.filter((c) => c.type !== "Ready"), condition("Ready", ready, new Date())];
+    await core.replaceNamespacedPodStatus({
+      name,
+      namespace,
+      body: { ...pod, status: { ...pod.status, conditions: next } },
+    });
+    return ready;
   });
 }
 
