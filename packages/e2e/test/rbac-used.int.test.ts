@@ -5,10 +5,11 @@
  * chart grants an app must have been used (an unused rule), except the few listed below with the reason.
  */
 import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
-import { GROUP, PLURAL, VERSION } from "@swh/crd-types";
+import { GROUP, PLURAL, READINESS_GATE_PREFIX, VERSION } from "@swh/crd-types";
 import {
   type ControlPlane,
   clusterFromInfo,
+  createPod,
   deleteNode,
   enableCredentialsNamespaces,
   forceDeletePod,
@@ -96,6 +97,25 @@ describe("the chart's RBAC, measured", () => {
     for (const p of pods) await product.startAgent(p.node);
     await allWeb(true);
     await webStatusReady(2);
+
+    // A pod waiting on web's readiness gate (ADR 0038): its agent patches the pod's status (nothing answers at
+    // its address, so the gate is False; a write all the same).
+    const gate = `${READINESS_GATE_PREFIX}web`;
+    const [gateNode] = pods as [MailPod];
+    await createPod(cluster.kubeConfig, {
+      name: "gated",
+      namespace,
+      node: gateNode.node,
+      ips: ["10.244.31.40"],
+      labels: { app: "mail" },
+      readinessGates: [gate],
+    });
+    await waitFor("the gated pod's condition", async () => {
+      const pod = await cluster.kubeConfig
+        .makeApiClient(CoreV1Api)
+        .readNamespacedPodStatus({ name: "gated", namespace });
+      return pod.status?.conditions?.some((c) => c.type === gate && c.status === "False");
+    });
 
     // Readiness flips twice the same way: Events are created, then their series patched (agents and controller).
     for (let round = 0; round < 2; round++) {
