@@ -80,12 +80,12 @@ export interface SwhReads {
 }
 
 /** Where a reconcile writes: plans and applies; resolves when the API server has the slices (throws to retry). */
-export interface SliceWrites {
+interface SliceWrites {
   write(request: WriteRequest, logger: Logger): Promise<void>;
 }
 
 /** Where a reconcile writes pods' readiness gate conditions; resolves when they are written (throws to retry). */
-export interface GateWrites {
+interface GateWrites {
   write(updates: readonly ReadinessGateUpdate[], logger: Logger): Promise<void>;
 }
 

@@ -12,6 +12,7 @@ import {
   EVENT_REASONS,
   PROBE_FAILURE_REASONS,
   PUBLICATION_BLOCKS,
+  READINESS_GATE_REASONS,
 } from "../src/index.js";
 import { documentedReasons, type ReasonRow } from "./support/reason-tables.js";
 
@@ -56,6 +57,10 @@ describe("docs/troubleshooting.md", () => {
 
   it("lists the reason of a drained pod", () => {
     expect(reasonsOf(section("A drained pod"))).toEqual([DRAINED_REASON]);
+  });
+
+  it("lists exactly the reasons of a pod's readiness gate besides the probe failure reasons", () => {
+    expect(reasonsOf(section("readiness gate"))).toEqual(sorted(Object.values(READINESS_GATE_REASONS)));
   });
 
   it("lists exactly the reasons an agent withholds endpoints for", () => {

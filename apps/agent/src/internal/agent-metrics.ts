@@ -43,6 +43,21 @@ export function createAgentMetrics(
       labelNames: ["component", "version"],
       registers,
     }),
+    ...probeMetrics(registers, slots),
+    ...publicationMetrics(registers),
+  };
+  metrics.buildInfo.set({ component: "agent", version }, 1);
+  return metrics;
+}
+
+type ProbeMetrics = Pick<
+  AgentMetrics,
+  "probeResults" | "probeDuration" | "probeTargets" | "probesRunning" | "probesWaiting"
+>;
+
+/** The probe engine's series. */
+function probeMetrics(registers: Registry[], slots: () => ProbeSlots | undefined): ProbeMetrics {
+  return {
     probeResults: new Counter({
       name: "swh_probe_results_total",
       help: "Probes run, by mode and outcome (a timeout is a failure).",
@@ -77,6 +92,12 @@ export function createAgentMetrics(
         this.set(slots()?.waiting ?? 0);
       },
     }),
+  };
+}
+
+/** The series of what the agent publishes and writes. */
+function publicationMetrics(registers: Registry[]): Omit<AgentMetrics, keyof ProbeMetrics | "buildInfo"> {
+  return {
     endpoints: new Gauge({
       name: "swh_endpoints",
       help: "Endpoints this agent publishes, per ServiceWithHealthchecks and state (only SWHs with endpoints on this node).",
@@ -108,8 +129,6 @@ export function createAgentMetrics(
       registers,
     }),
   };
-  metrics.buildInfo.set({ component: "agent", version }, 1);
-  return metrics;
 }
 
 /** Counts of the endpoints one SWH publishes on this node, by state (the `swh_endpoints` series). */
