@@ -35,13 +35,13 @@ import {
   type ServiceSwh,
 } from "@swh/crd-types/internal";
 import { type Logger, TerminalError } from "@swh/kube";
+import { countEndpoints, type EndpointCounts } from "@swh/metrics";
 import {
   type EndpointTransition,
   findEndpointTransitions,
   serviceLabelsOf,
   type WriteRequest,
 } from "@swh/slice-writer";
-import { countEndpoints, type EndpointCounts } from "./internal/agent-metrics.js";
 
 /** An SWH as the agent reads it from its Service. */
 export type SwhSlicesObject = KubernetesObject & SwhObject;

@@ -20,10 +20,10 @@ import {
   startOpsServers,
   WorkQueue,
 } from "@swh/kube";
+import { type AgentMetrics, createAgentMetrics } from "@swh/metrics";
 import { agentLeaseName } from "@swh/node-liveness";
 import type { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
-import { type AgentMetrics, createAgentMetrics } from "./internal/agent-metrics.js";
 import { startCredentialsSecrets } from "./internal/credentials-secrets.js";
 import { enqueueOnChanges, TARGETS } from "./internal/event-handlers.js";
 import { informersHaveSynced, informersSynced, startAgentInformers } from "./internal/informers.js";

@@ -1,8 +1,8 @@
 import { swhInputFromObject } from "@swh/aggregation";
 import { createLogger } from "@swh/kube";
+import { createAgentMetrics } from "@swh/metrics";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { createAgentMetrics } from "../src/internal/agent-metrics.js";
 import { recordEndpointTransitions } from "../src/internal/endpoint-events.js";
 import { aSwhObject } from "./builders.js";
 

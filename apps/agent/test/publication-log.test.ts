@@ -1,9 +1,9 @@
 import { PassThrough } from "node:stream";
 import { endpointPublication, ownerReferenceTo } from "@swh/crd-types/internal";
 import { createLogger } from "@swh/kube";
+import { createAgentMetrics } from "@swh/metrics";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { createAgentMetrics } from "../src/internal/agent-metrics.js";
 import { PublicationLog } from "../src/internal/publication-log.js";
 
 const swh = { metadata: { name: "db", namespace: "team-a", uid: "uid-db" } };

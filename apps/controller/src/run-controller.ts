@@ -3,9 +3,10 @@
  * notifications into SWH and node keys (`notifications.ts`), leadership terms (`leader-term.ts`), and per term the
  * workers of the two queues (`workers.ts`), which run the reconciles (`reconcile-swh.ts`, `reconcile-node.ts`).
  */
+
+import { clearLeaderOnlyMetrics, createControllerMetrics } from "@swh/metrics";
 import type { ControllerIo, ControllerSettings } from "./controller-options.js";
 import { createControllerApi } from "./internal/controller-api.js";
-import { clearLeaderOnlyMetrics, createControllerMetrics } from "./internal/controller-metrics.js";
 import { cachesSynced, watchCluster } from "./internal/informers.js";
 import { type LeaderElector, type LeaderTerm, runTerms } from "./internal/leader-term.js";
 import { enqueueWorld, routeNotifications } from "./internal/notifications.js";

@@ -1,10 +1,10 @@
 import type { KubernetesObject, V1Service } from "@kubernetes/client-node";
 import type { Condition, ServiceWithHealthchecks } from "@swh/crd-types";
 import { createLogger, type DroppedKey, type Logger, WorkQueue, WrittenObjects } from "@swh/kube";
+import { createControllerMetrics } from "@swh/metrics";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { ControllerApi } from "../src/internal/controller-api.js";
-import { createControllerMetrics } from "../src/internal/controller-metrics.js";
 import {
   reconcileSwh,
   reportReconcileFailure,

@@ -1,10 +1,10 @@
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
 import { createLogger, WrittenObjects } from "@swh/kube";
+import { createControllerMetrics } from "@swh/metrics";
 import { agentLeaseName } from "@swh/node-liveness";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { ControllerApi, ReconcileIo } from "../src/internal/controller-api.js";
-import { createControllerMetrics } from "../src/internal/controller-metrics.js";
 import { type LeaderTerm, recordNodeReport } from "../src/internal/leader-term.js";
 import { type NodeFacts, reconcileNode } from "../src/internal/reconcile-node.js";
 import { aLease, aNode, aSlice } from "./builders.js";

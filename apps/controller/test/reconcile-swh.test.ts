@@ -1,9 +1,9 @@
 import type { KubernetesObject, V1Service } from "@kubernetes/client-node";
 import { createLogger, TerminalError, WrittenObjects } from "@swh/kube";
+import { createControllerMetrics } from "@swh/metrics";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { ControllerApi } from "../src/internal/controller-api.js";
-import { createControllerMetrics } from "../src/internal/controller-metrics.js";
 import { reconcileSwh, type SwhFacts, type SwhIo } from "../src/internal/reconcile-swh.js";
 import { aSlice, aStoredService, aSwh } from "./builders.js";
 import { indexed } from "./indexed.js";

@@ -4,9 +4,9 @@
  */
 import { ANNOTATION_DRAIN, API_VERSION, DRAINED_REASON, EVENT_REASONS, KIND } from "@swh/crd-types";
 import type { EventRecorder, Logger } from "@swh/kube";
+import type { AgentMetrics } from "@swh/metrics";
 import type { EndpointTransition } from "@swh/slice-writer";
 import type { SwhRef } from "../reconcile-swh.js";
-import type { AgentMetrics } from "./agent-metrics.js";
 
 /** Records Events and metrics for `transitions` of `swh` (its endpoints on this node). */
 export function recordEndpointTransitions(

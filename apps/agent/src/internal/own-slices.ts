@@ -10,6 +10,7 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import { objectKey } from "@swh/crd-types";
 import { type Informer, type Logger, WritePacer, WrittenObjects } from "@swh/kube";
+import type { AgentMetrics } from "@swh/metrics";
 import {
   type ApplyResult,
   isOwnedSlice,
@@ -18,7 +19,6 @@ import {
   type WriteRequest,
   writeSlices,
 } from "@swh/slice-writer";
-import type { AgentMetrics } from "./agent-metrics.js";
 
 /** The node's slices, read-your-writes (see the file comment). */
 export class OwnSlices {

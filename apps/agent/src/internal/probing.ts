@@ -5,8 +5,8 @@
  */
 import type { ProbeState, ProbeStates, ProbeTarget, TargetPlan, TargetUser } from "@swh/aggregation";
 import type { Logger } from "@swh/kube";
+import { type AgentMetrics, type ProbeSlots, probeModeLabel } from "@swh/metrics";
 import { ProbeResults, ProbeScheduler, probeBySpec } from "@swh/probes";
-import { type AgentMetrics, type ProbeSlots, probeModeLabel } from "./agent-metrics.js";
 import type { CredentialsSecrets } from "./credentials-secrets.js";
 import { runProbe } from "./run-probe.js";
 import { syncTargets } from "./sync-targets.js";

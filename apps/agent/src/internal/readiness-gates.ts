@@ -14,7 +14,7 @@ import type { V1Pod } from "@kubernetes/client-node";
 import type { ReadinessGateUpdate } from "@swh/aggregation";
 import { objectKey } from "@swh/crd-types";
 import { httpStatusOf, type KubeJsonClient, type Logger, WrittenObjects } from "@swh/kube";
-import type { AgentMetrics } from "./agent-metrics.js";
+import type { AgentMetrics } from "@swh/metrics";
 
 /** The pods' gate conditions as this agent writes and reads them (see the file comment). */
 export class ReadinessGates {

@@ -6,9 +6,9 @@
 import type { AggregationIssue, SwhInput } from "@swh/aggregation";
 import type { Publication } from "@swh/crd-types/internal";
 import type { EventRecorder, Logger } from "@swh/kube";
+import { type AgentMetrics, type EndpointCounts, recordEndpointCounts } from "@swh/metrics";
 import type { EndpointTransition } from "@swh/slice-writer";
 import type { SwhRef, SwhReports, UnusableSpec } from "../reconcile-swh.js";
-import { type AgentMetrics, type EndpointCounts, recordEndpointCounts } from "./agent-metrics.js";
 import { recordEndpointTransitions } from "./endpoint-events.js";
 import type { ObjectProblems } from "./object-problems.js";
 import { PublicationLog } from "./publication-log.js";

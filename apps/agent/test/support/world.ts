@@ -13,6 +13,7 @@ import {
 import type { ServiceWithHealthchecks } from "@swh/crd-types";
 import { type Publication, readPublishedSwh, type ServiceSwh } from "@swh/crd-types/internal";
 import { createLogger } from "@swh/kube";
+import type { EndpointCounts } from "@swh/metrics";
 import {
   type EndpointTransition,
   planSlices,
@@ -20,7 +21,6 @@ import {
   seedFromSlices,
   type WriteRequest,
 } from "@swh/slice-writer";
-import type { EndpointCounts } from "../../src/internal/agent-metrics.js";
 import {
   reconcileSwh,
   type SwhRef,

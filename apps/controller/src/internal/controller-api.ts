@@ -14,7 +14,7 @@ import {
   type JsonRequest,
   type Logger,
 } from "@swh/kube";
-import type { ControllerMetrics } from "./controller-metrics.js";
+import type { ControllerMetrics } from "@swh/metrics";
 
 /**
  * Writes of the controller. Each rejects with the API error (read its status with `@swh/kube`'s `httpStatusOf`),

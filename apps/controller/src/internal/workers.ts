@@ -7,9 +7,9 @@
  * reported in its status), which only the queue's `swh_workqueue_dropped_total` counts.
  */
 import { type DroppedKey, isTerminalError, type Logger, type Worker, WorkQueue } from "@swh/kube";
+import type { ControllerMetrics } from "@swh/metrics";
 import type { ControllerIo, ControllerSettings } from "../controller-options.js";
 import type { ControllerApi, EventRecorderLike, ReconcileIo } from "./controller-api.js";
-import type { ControllerMetrics } from "./controller-metrics.js";
 import type { ControllerCaches } from "./informers.js";
 import { type LeaderTerm, recordNodeReport } from "./leader-term.js";
 import { readNodeFacts, reconcileNode } from "./reconcile-node.js";

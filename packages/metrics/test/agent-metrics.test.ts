@@ -1,7 +1,7 @@
 import type { EndpointGroup } from "@swh/aggregation";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { countEndpoints, createAgentMetrics, recordEndpointCounts } from "../src/internal/agent-metrics.js";
+import { countEndpoints, createAgentMetrics, recordEndpointCounts } from "../src/agent-metrics.js";
 
 async function series(registry: Registry): Promise<string[]> {
   const text = await registry.metrics();

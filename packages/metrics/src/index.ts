@@ -1,0 +1,15 @@
+export {
+  type AgentMetrics,
+  countEndpoints,
+  createAgentMetrics,
+  type EndpointCounts,
+  type ProbeModeLabel,
+  type ProbeSlots,
+  probeModeLabel,
+  recordEndpointCounts,
+} from "./agent-metrics.js";
+export {
+  type ControllerMetrics,
+  clearLeaderOnlyMetrics,
+  createControllerMetrics,
+} from "./controller-metrics.js";

@@ -1,0 +1,3 @@
+import { defineSwhConfig } from "../../vitest.shared.ts";
+
+export default defineSwhConfig("unit");
