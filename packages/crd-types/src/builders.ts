@@ -13,6 +13,7 @@ import type {
   ProbeSpec,
   ServiceWithHealthchecks,
   ServiceWithHealthchecksSpec,
+  TcpProbeSpec,
 } from "./types.js";
 
 /** Settings every probe mode shares. */
@@ -47,8 +48,12 @@ function splitTiming<T extends ProbeTiming>(
 }
 
 /** Returns a TCP probe of `targetPort` (a number or a container port name). */
-export function tcpProbe(targetPort: IntOrString, opts: ProbeTiming = {}): ProbeSpec {
-  return { mode: "TCP", ...splitTiming(opts).timing, tcp: { targetPort } };
+export function tcpProbe(
+  targetPort: IntOrString,
+  opts: Omit<TcpProbeSpec, "targetPort"> & ProbeTiming = {},
+): ProbeSpec {
+  const { timing, rest } = splitTiming(opts);
+  return { mode: "TCP", ...timing, tcp: { targetPort, ...rest } };
 }
 
 /** Returns an HTTP(S) probe of `targetPort`; `opts` holds the HTTP settings and the probe timing. */

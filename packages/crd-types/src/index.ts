@@ -123,3 +123,6 @@ export {
 } from "./reasons.js";
 // "namespace/name" keys of objects, for queues, caches and indexes.
 export { objectKey, splitObjectKey } from "./object-key.js";
+
+// Pod identity variables in probe texts (ADR 0036).
+export { expandPodIdentity, POD_IDENTITY_VARIABLES, type PodIdentity } from "./pod-identity.js";

@@ -32,6 +32,8 @@ export const PROBE_FAILURE_REASON_SOURCES = {
   Timeout: "probe",
   HTTPStatus: "probe",
   HTTPBody: "probe",
+  HTTPHeader: "probe",
+  TCPResponse: "probe",
   TLSError: "probe",
   AuthFailed: "probe",
   QueryFalse: "probe",

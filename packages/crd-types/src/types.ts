@@ -104,9 +104,17 @@ export function describeValue(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
-/** A TCP probe: passes when a connection to `targetPort` opens. */
+/**
+ * A TCP probe: passes when a connection to `targetPort` opens and, when `expect` is set, the first 4 KiB the
+ * server sends (after `send`, when set) contain `expect`. Both are UTF-8 text and may name the pod
+ * (`POD_IDENTITY_VARIABLES`); a mismatch fails the probe with `TCPResponse`.
+ */
 export interface TcpProbeSpec {
   targetPort: IntOrString;
+  /** Text written once the connection opens, e.g. `"PING\r\n"`. */
+  send?: string;
+  /** Text the server's answer must contain (a substring, not a regular expression). */
+  expect?: string;
 }
 
 /** One request header an HTTP probe sends. */
@@ -143,6 +151,11 @@ export interface HttpProbeSpec {
   code?: number[];
   /** An expectation on the body (GET only); a mismatch fails the probe with `HTTPBody`. */
   body?: HttpBodyMatch;
+  /**
+   * Headers the response must carry, each with exactly this value (names compared case-insensitively); a
+   * mismatch fails the probe with `HTTPHeader`. With a pod identity variable this proves which pod answered.
+   */
+  responseHeaders?: HttpHeader[];
 }
 
 /**

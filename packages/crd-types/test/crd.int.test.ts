@@ -102,7 +102,15 @@ describe("ServiceWithHealthchecks CRD on a real API server", () => {
       httpProbe(`web${"x".repeat(11)}`, {
         path: `/${"p".repeat(2000)}`,
         code: Array.from({ length: 100 }, (_, c) => 100 + c + i),
-        httpHeaders: Array.from({ length: 32 }, (_, h) => ({ name: `X-H${h}`, value: "v".repeat(100) })),
+        httpHeaders: Array.from({ length: 32 }, (_, h) => ({
+          name: `X-H${h}`,
+          value: "v".repeat(100),
+        })),
+        responseHeaders: Array.from({ length: 16 }, (_, h) => ({
+          name: `X-R${h}`,
+          value: `$(POD_UID)${"v".repeat(1000)}`,
+        })),
+        body: { contains: `$(POD_NAME)${"c".repeat(1000)}`, notContains: "n".repeat(1024) },
       }),
     );
     const manifest = serviceWithHealthchecks({ name: "limits" }, { ports, healthcheck: { probes } });

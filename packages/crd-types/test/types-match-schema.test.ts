@@ -13,6 +13,7 @@ import type {
   ServicePort,
   ServiceWithHealthchecksSpec,
   ServiceWithHealthchecksStatus,
+  TcpProbeSpec,
 } from "../src/index.js";
 import type { SchemaNode } from "../src/internal/schema-node.js";
 import { serviceWithHealthchecksSchema, specSchema } from "../src/schema.js";
@@ -71,7 +72,9 @@ const http: Complete<HttpProbeSpec> = {
   caCert: 0,
   code: 0,
   body: 0,
+  responseHeaders: 0,
 };
+const tcp: Complete<TcpProbeSpec> = { targetPort: 0, send: 0, expect: 0 };
 const body: Complete<HttpBodyMatch> = { contains: 0, notContains: 0 };
 const postgres: Complete<PostgresProbeSpec> = { targetPort: 0, dbName: 0, query: 0, authSecretName: 0 };
 const grpc: Complete<GrpcProbeSpec> = {
@@ -104,6 +107,7 @@ describe("types and schema", () => {
     ["spec", spec, specSchema],
     ["spec.ports[]", port, specSchema.properties?.ports?.items],
     ["spec.healthcheck.probes[]", probe, probeNode],
+    ["…probes[].tcp", tcp, probeNode?.properties?.tcp],
     ["…probes[].http", http, probeNode?.properties?.http],
     ["…probes[].http.body", body, probeNode?.properties?.http?.properties?.body],
     ["…probes[].postgreSQL", postgres, probeNode?.properties?.postgreSQL],

@@ -27,6 +27,24 @@ describe("validate", () => {
     for (const object of objects) expect(validate(object)).toEqual([]);
   });
 
+  it("accepts the pod identity variables in every text that may name the pod (ADR 0036)", () => {
+    const manifest = serviceWithHealthchecks(
+      { name: "identity", namespace: "default" },
+      aSpec({
+        healthcheck: {
+          probes: [
+            tcpProbe(6379, { send: "HELLO $(POD_NAMESPACE) $(POD_UID)\r\n", expect: "$(POD_NAME)" }),
+            httpProbe(8080, {
+              responseHeaders: [{ name: "X-Pod-Uid", value: "$(POD_UID)" }],
+              body: { contains: "pod $(POD_NAME)", notContains: "not $(POD_NAMESPACE)" },
+            }),
+          ],
+        },
+      }),
+    );
+    expect(validate(manifest)).toEqual([]);
+  });
+
   it("accepts a manifest using every Service field", () => {
     const manifest = serviceWithHealthchecks(
       { name: "full", namespace: "default", labels: { a: "b" } },

@@ -127,7 +127,7 @@ function execute(
   const opts = { timeoutMs: command.timeoutMs };
   switch (command.kind) {
     case "tcp":
-      return probeTcp(address, opts);
+      return probeTcp(address, command.config, opts);
     case "http": {
       const caCert = read(command.caFile);
       const https = command.config.scheme === "HTTPS";

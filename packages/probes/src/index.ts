@@ -32,7 +32,7 @@ export {
   type ResultUpdate,
   samePublishedResult,
 } from "./probe-results.js";
-export { probeTcp } from "./probe-tcp.js";
+export { MAX_TCP_ANSWER_BYTES, probeTcp, type TcpProbeConfig } from "./probe-tcp.js";
 export {
   type ProbeObserver,
   ProbeScheduler,

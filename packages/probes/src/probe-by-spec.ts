@@ -22,8 +22,10 @@ export function probeBySpec(
   const timeoutMs = (spec.timeoutSeconds ?? 1) * 1000;
   const probeOpts = opts.signal ? { timeoutMs, signal: opts.signal } : { timeoutMs };
   switch (spec.mode) {
-    case "TCP":
-      return probeTcp(target, probeOpts);
+    case "TCP": {
+      const { targetPort: _port, ...config } = spec.tcp ?? {};
+      return probeTcp(target, config, probeOpts);
+    }
     case "HTTP": {
       if (!spec.http) throw new ProbeConfigError("http", "is required when mode is HTTP");
       const { targetPort: _port, ...config } = spec.http;

@@ -10,7 +10,9 @@ import type { HttpProbeSpec } from "@swh/crd-types";
 import { runAttempt } from "./internal/attempt.js";
 import { checkAddress, formatAddress } from "./internal/check-address.js";
 import { parseHostField } from "./internal/http-host.js";
+import type { ResponseHead } from "./internal/http-response-head.js";
 import { type ReadOutcome, ResponseReader } from "./internal/http-response-reader.js";
+import { quoteText } from "./internal/quote-text.js";
 import { describeError, reasonForSocketError } from "./internal/socket-errors.js";
 import { type ProbeAddress, ProbeConfigError, type ProbeOptions, type ProbeResult } from "./probe-result.js";
 
@@ -71,31 +73,35 @@ function isAcceptedStatus(status: number, codes: readonly number[] | undefined):
 }
 
 /**
- * Judges a complete response: the status first (`HTTPStatus`), then the body expectation (`HTTPBody`) on the
+ * Judges a complete response: the status first (`HTTPStatus`), then the expected headers (`HTTPHeader`: some field
+ * of the name has exactly the value, leading and trailing blanks aside), then the body expectation (`HTTPBody`) on the
  * first `MAX_BODY_BYTES` of the (de-chunked) body, compared byte for byte with the UTF-8 of the expected text.
  */
 function judgeHttpResponse(
-  status: number,
-  reason: string,
+  head: Pick<ResponseHead, "status" | "reason" | "fields">,
   body: Buffer,
-  config: Pick<HttpProbeConfig, "code" | "body">,
+  config: Pick<HttpProbeConfig, "code" | "body" | "responseHeaders">,
 ): Pick<ProbeResult, "ok" | "message" | "reason"> {
-  const text = `HTTP ${status}${reason ? ` ${reason}` : ""}`;
+  const { status } = head;
+  const text = `HTTP ${status}${head.reason ? ` ${head.reason}` : ""}`;
   if (!isAcceptedStatus(status, config.code))
     return { ok: false, message: `${text} is not an accepted status`, reason: "HTTPStatus" };
+  for (const expected of config.responseHeaders ?? []) {
+    const name = expected.name.toLowerCase();
+    const values = head.fields.filter(([n]) => n === name).map(([, v]) => v);
+    if (values.includes(expected.value.trim())) continue;
+    const found = values.length === 0 ? "is missing" : "has another value";
+    const message = `${text}: header ${expected.name} ${found} (expected ${quoteText(expected.value)})`;
+    return { ok: false, message, reason: "HTTPHeader" };
+  }
   if (!config.body) return { ok: true, message: text };
   const { contains, notContains } = config.body;
   const window = () => `${text}: the first ${Math.min(body.length, MAX_BODY_BYTES)} bytes of the body`;
   if (contains !== undefined && !body.includes(contains, 0, "utf8"))
-    return { ok: false, message: `${window()} do not contain ${quote(contains)}`, reason: "HTTPBody" };
+    return { ok: false, message: `${window()} do not contain ${quoteText(contains)}`, reason: "HTTPBody" };
   if (notContains !== undefined && body.includes(notContains, 0, "utf8"))
-    return { ok: false, message: `${window()} contain ${quote(notContains)}`, reason: "HTTPBody" };
+    return { ok: false, message: `${window()} contain ${quoteText(notContains)}`, reason: "HTTPBody" };
   return { ok: true, message: text };
-}
-
-/** Quotes expected text for a message, cut to 60 characters (a message is bounded when published). */
-function quote(text: string): string {
-  return JSON.stringify(text.length > 60 ? `${text.slice(0, 59)}…` : text);
 }
 
 /**
@@ -120,6 +126,9 @@ export function probeHttp(
     throw new ProbeConfigError("scheme", `must be HTTP or HTTPS, got ${String(config.scheme)}`);
   if (config.body && method !== "GET")
     throw new ProbeConfigError("body", "needs method GET (a HEAD response has no body)");
+  for (const [i, h] of (config.responseHeaders ?? []).entries())
+    if (!TOKEN.test(h.name))
+      throw new ProbeConfigError(`responseHeaders[${i}].name`, "is not a valid header name");
   return runAttempt(opts, (attempt) => {
     let inTls = false;
     let socket: Socket;
@@ -166,12 +175,7 @@ export function probeHttp(
         attempt.finish(false, outcome.message, cut ? "ConnectionReset" : "ProtocolError");
         return;
       }
-      const { ok, message, reason } = judgeHttpResponse(
-        outcome.head.status,
-        outcome.head.reason,
-        outcome.body,
-        config,
-      );
+      const { ok, message, reason } = judgeHttpResponse(outcome.head, outcome.body, config);
       attempt.finish(ok, message, reason);
     }
     socket.on("data", (chunk: Buffer) => {

@@ -79,6 +79,8 @@ describe("swh-probe CLI", () => {
     [["postgres", "1.2.3.4:5432"], "--user is required"],
     [["http", "1.2.3.4:80", "--bogus"], "bogus"],
     [["http", "1.2.3.4:80", "--https=maybe"], "--https must be true or false"],
+    [["tcp", "1.2.3.4:80", "--send", "PING\\x"], "--send: unknown escape \\x"],
+    [["http", "1.2.3.4:80", "--expect-header", "nocolon"], "--expect-header must be 'Name: value'"],
   ])("usage error for %j → exit 2", async (argv, message) => {
     const { code, err } = await cli(...argv);
     expect(code).toBe(2);
@@ -136,6 +138,55 @@ describe("swh-probe CLI", () => {
     const down = await cli("http", target, "--body-not-contains", "UP", "--output", "json", ...TIMEOUT);
     expect(down.code).toBe(1);
     expect(JSON.parse(down.out[0] as string)).toMatchObject({ reason: "HTTPBody" });
+  });
+
+  it("tcp: --send and --expect with \\r\\n escapes speak a line protocol", async () => {
+    let received = "";
+    const server = await startTcpServer("127.0.0.1", (socket) => {
+      received = "";
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString();
+        if (received === "PING\r\n") socket.end("+PONG\r\n");
+      });
+    });
+    const target = `127.0.0.1:${server.port}`;
+    expect(
+      (await cli("tcp", target, "--send", "PING\\r\\n", "--expect", "+PONG\\r\\n", ...TIMEOUT)).code,
+    ).toBe(0);
+    expect(received).toBe("PING\r\n");
+    const wrong = await cli(
+      "tcp",
+      target,
+      "--send",
+      "PING\\r\\n",
+      "--expect",
+      "master",
+      "--output",
+      "json",
+      ...TIMEOUT,
+    );
+    expect(wrong.code).toBe(1);
+    expect(JSON.parse(wrong.out[0] as string)).toMatchObject({ ok: false, reason: "TCPResponse" });
+  });
+
+  it("http: --expect-header requires the response header's value", async () => {
+    const server = await startHttpServer("127.0.0.1", (_req, res) => {
+      res.setHeader("X-Pod-Name", "web-0");
+      res.end();
+    });
+    const target = `127.0.0.1:${server.port}`;
+    expect((await cli("http", target, "--expect-header", "X-Pod-Name: web-0", ...TIMEOUT)).code).toBe(0);
+    const other = await cli(
+      "http",
+      target,
+      "--expect-header",
+      "X-Pod-Name: web-1",
+      "--output",
+      "json",
+      ...TIMEOUT,
+    );
+    expect(other.code).toBe(1);
+    expect(JSON.parse(other.out[0] as string)).toMatchObject({ reason: "HTTPHeader" });
   });
 
   it("exits 3, not 1, on an internal error", async () => {

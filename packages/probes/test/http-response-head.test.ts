@@ -8,17 +8,32 @@ const framingOf = (fields: string, status = "HTTP/1.1 200 OK") => {
 };
 
 describe("parseResponseHead", () => {
-  it("parses status, reason and the framing", () => {
-    expect(parse("HTTP/1.1 404 Not Found\r\nContent-Length: 12\r\nX-A: b\r\n\r\nbody")).toEqual({
+  it("parses status, reason, the fields (names lower-cased, values trimmed) and the framing", () => {
+    expect(parse("HTTP/1.1 404 Not Found\r\nContent-Length: 12\r\nX-A:  b \r\n\r\nbody")).toEqual({
       kind: "head",
-      head: { status: 404, reason: "Not Found", framing: { kind: "length", length: 12 }, headLength: 54 },
+      head: {
+        status: 404,
+        reason: "Not Found",
+        framing: { kind: "length", length: 12 },
+        fields: [
+          ["content-length", "12"],
+          ["x-a", "b"],
+        ],
+        headLength: 56,
+      },
     });
   });
 
   it("accepts bare LF line ends (RFC 9112 §2.2), alone or mixed with CRLF", () => {
     expect(parse("HTTP/1.1 200 OK\nContent-Length: 2\n\nok")).toEqual({
       kind: "head",
-      head: { status: 200, reason: "OK", framing: { kind: "length", length: 2 }, headLength: 35 },
+      head: {
+        status: 200,
+        reason: "OK",
+        framing: { kind: "length", length: 2 },
+        fields: [["content-length", "2"]],
+        headLength: 35,
+      },
     });
     expect(parse("HTTP/1.1 204 No Content\r\nA: b\n\r\n")).toMatchObject({
       head: { status: 204, headLength: 32 },
@@ -107,6 +122,7 @@ describe("parseResponseHead", () => {
       status,
       reason: "",
       framing: { kind: "length", length: 9 } as const,
+      fields: [],
       headLength: 0,
     });
     expect(bodyFraming(head(200), "HEAD")).toEqual({ kind: "none" });

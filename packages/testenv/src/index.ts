@@ -30,6 +30,7 @@ export {
   type StartPostgresOptions,
   startPostgres,
 } from "./postgres.js";
+export { type RedisServer, startRedis } from "./redis.js";
 export type { RestartApiServerOptions } from "./restart-api-server.js";
 export { SecretVolume } from "./secret-volume.js";
 export { clusterFromInfo, type TestCluster, testCluster } from "./test-cluster.js";

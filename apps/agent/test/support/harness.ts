@@ -196,6 +196,8 @@ export interface Backend {
   status: Map<string, number>;
   /** Body returned for each path (default "ok"). */
   bodies: Map<string, string>;
+  /** Extra response headers for each path (default none). */
+  headers: Map<string, Record<string, string>>;
   /** Requests received, by path. */
   hits: Map<string, number>;
   close(): Promise<void>;
@@ -205,11 +207,14 @@ export interface Backend {
 export async function startBackend(host: string, port: number): Promise<Backend> {
   const status = new Map<string, number>();
   const bodies = new Map<string, string>();
+  const headers = new Map<string, Record<string, string>>();
   const hits = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    res.writeHead(status.get(path) ?? 200, { connection: "close" }).end(bodies.get(path) ?? "ok");
+    res
+      .writeHead(status.get(path) ?? 200, { connection: "close", ...headers.get(path) })
+      .end(bodies.get(path) ?? "ok");
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -218,6 +223,7 @@ export async function startBackend(host: string, port: number): Promise<Backend>
   return {
     status,
     bodies,
+    headers,
     hits,
     close: () =>
       new Promise<void>((resolve) => {

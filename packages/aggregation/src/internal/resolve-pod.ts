@@ -14,6 +14,7 @@ import { describeProbe, probeSubObjectKey, probeTargetId, probeTargetPort } from
 import { resolveProbeTargetPort, resolveServiceTargetPort } from "../resolve-port.js";
 import { podKey } from "../select-pods.js";
 import { AGGREGATION_ISSUE_KINDS, type AggregationIssue, type PodInfo, type SwhInput } from "../types.js";
+import { probeForPod } from "./probe-for-pod.js";
 
 /** A Service port (by its index in `spec.ports`) and the container port it resolves to on one pod. */
 interface ResolvedServicePort {
@@ -112,7 +113,8 @@ export function resolvePod(swh: SwhInput, pod: PodInfo): ResolvedPod {
       });
       return;
     }
-    probes.push({ index, probe, port });
+    // Filled in for this pod (ADR 0036): the target id, planned and aggregated alike, follows the filled-in probe.
+    probes.push({ index, probe: probeForPod(probe, pod), port });
   });
   return { ports, probes, unrunnable, issues };
 }

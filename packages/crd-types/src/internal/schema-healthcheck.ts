@@ -4,6 +4,7 @@
  * (ADR 0016): a probe slot held by a target that never answers is given back within a minute and before the
  * target's next probe is due.
  */
+import { hasOnlyPodIdentityReferences, POD_IDENTITY_RULE, podIdentityRuleMessage } from "../pod-identity.js";
 import type { HealthcheckSpec, HttpBodyMatch, HttpProbeSpec, ProbeSpec } from "../types.js";
 import { targetPortSchema } from "./port-rules.js";
 import { celRule, type SchemaNode } from "./schema-node.js";
@@ -36,30 +37,46 @@ const positiveInt = (description: string, dflt: number, maximum?: number): Schem
   description,
 });
 
+/** Longest text to look for in an answer (HTTP body, TCP response), well inside the 4 KiB read. */
+const MAX_MATCH_LENGTH = 1024;
+
+/** The rule of a text that may name the pod (ADR 0036): only the pod identity variables may be referenced. */
+const podIdentityRule = (field: string) =>
+  celRule<string>(POD_IDENTITY_RULE, podIdentityRuleMessage(field), hasOnlyPodIdentityReferences);
+
+/** Text that may name the pod: `$(POD_NAME)`, `$(POD_NAMESPACE)`, `$(POD_UID)`. */
+const identityText = (field: string, description: string, minLength = 1): SchemaNode => ({
+  type: "string",
+  ...(minLength > 0 ? { minLength } : {}),
+  maxLength: MAX_MATCH_LENGTH,
+  description: `${description} May reference $(POD_NAME), $(POD_NAMESPACE) and $(POD_UID).`,
+  "x-kubernetes-validations": [podIdentityRule(field)],
+});
+
 const tcp: SchemaNode = {
   type: "object",
   required: ["targetPort"],
-  description: "TCP probe: success when a connection is accepted.",
-  properties: { targetPort: targetPortSchema("tcp.targetPort") },
+  description:
+    "TCP probe: success when a connection is accepted and, with expect, the server's first 4 KiB contain it (reason TCPResponse otherwise).",
+  properties: {
+    targetPort: targetPortSchema("tcp.targetPort"),
+    send: identityText("tcp.send", 'Text written once the connection opens (e.g. "PING\\r\\n").'),
+    expect: identityText(
+      "tcp.expect",
+      "Text the server's answer must contain within its first 4 KiB (a substring, not a regular expression).",
+    ),
+  },
 };
 
-/** Longest `http.body.contains`/`notContains`: a phrase to look for, well inside the 4 KiB of body read. */
-const MAX_BODY_MATCH_LENGTH = 1024;
-
-const bodyText = (description: string): SchemaNode => ({
-  type: "string",
-  minLength: 1,
-  maxLength: MAX_BODY_MATCH_LENGTH,
-  description,
-});
+const bodyText = (field: string, description: string): SchemaNode => identityText(field, description);
 
 const body: SchemaNode = {
   type: "object",
   description:
     "Expectation on the first 4 KiB of the response body (substrings, not regular expressions); GET only. A mismatch fails the probe with reason HTTPBody.",
   properties: {
-    contains: bodyText("The body must contain this text."),
-    notContains: bodyText("The body must not contain this text."),
+    contains: bodyText("http.body.contains", "The body must contain this text."),
+    notContains: bodyText("http.body.notContains", "The body must not contain this text."),
   },
   "x-kubernetes-validations": [
     celRule<HttpBodyMatch>(
@@ -108,6 +125,26 @@ const http: SchemaNode = {
             description: "Header name (an HTTP token).",
           },
           value: { type: "string", maxLength: 4096, description: "Header value." },
+        },
+      },
+    },
+    responseHeaders: {
+      type: "array",
+      maxItems: 16,
+      description:
+        "Headers the response must carry, each with exactly this value (names case-insensitive); a mismatch fails with reason HTTPHeader.",
+      items: {
+        type: "object",
+        required: ["name", "value"],
+        properties: {
+          name: {
+            type: "string",
+            minLength: 1,
+            maxLength: 256,
+            pattern: HTTP_TOKEN,
+            description: "Header name (an HTTP token).",
+          },
+          value: identityText("http.responseHeaders[].value", "The value the header must have.", 0),
         },
       },
     },

@@ -99,6 +99,36 @@ export const INVALID_CASES: readonly InvalidCase[] = [
     field: `${probe0}.http.body`,
     manifest: swh(withProbe(httpProbe(80, { body: {} }))),
   },
+  {
+    name: "a TCP expect naming a variable that is not the pod's",
+    field: `${probe0}.tcp.expect`,
+    manifest: swh(withProbe(tcpProbe(6379, { send: "ROLE\r\n", expect: "$(HOSTNAME)" }))),
+  },
+  {
+    name: "a TCP send that opens a reference it does not close",
+    field: `${probe0}.tcp.send`,
+    manifest: swh(withProbe(tcpProbe(6379, { send: "HELLO $(POD_NAME" }))),
+  },
+  {
+    name: "an empty TCP expect",
+    field: `${probe0}.tcp.expect`,
+    manifest: swh(withProbe(tcpProbe(6379, { expect: "" }))),
+  },
+  {
+    name: "an HTTP response header expectation with an unknown variable",
+    field: `${probe0}.http.responseHeaders[0].value`,
+    manifest: swh(withProbe(httpProbe(80, { responseHeaders: [{ name: "X-Pod", value: "$(POD_IP)" }] }))),
+  },
+  {
+    name: "an HTTP response header name that is no token",
+    field: `${probe0}.http.responseHeaders[0].name`,
+    manifest: swh(withProbe(httpProbe(80, { responseHeaders: [{ name: "X Pod", value: "a" }] }))),
+  },
+  {
+    name: "an HTTP body expectation with an unknown variable",
+    field: `${probe0}.http.body.contains`,
+    manifest: swh(withProbe(httpProbe(80, { body: { contains: "I am $(POD)" } }))),
+  },
   { name: "missing mode", field: `${probe0}.mode`, manifest: swh(withProbe({ tcp: { targetPort: 53 } })) },
   { name: "probe port 0", field: `${probe0}.tcp.targetPort`, manifest: swh(withProbe(tcpProbe(0))) },
   { name: "probe port 65536", field: `${probe0}.tcp.targetPort`, manifest: swh(withProbe(tcpProbe(65536))) },

@@ -8,6 +8,7 @@ import { GRPC_AUTHORITY_PATTERN } from "@swh/crd-types/internal";
 import { type FlagSpecs, formatUsage, parseDuration, parseFlags } from "@swh/flags";
 import type { GrpcProbeConfig } from "../probe-grpc.js";
 import type { HttpProbeConfig } from "../probe-http.js";
+import type { TcpProbeConfig } from "../probe-tcp.js";
 
 /** Where to probe: an IP literal or a DNS name (resolved by the CLI, never by the library), and a port. */
 export interface CliTarget {
@@ -30,7 +31,7 @@ interface ProbeCommandBase {
 export type CliCommand =
   | { kind: "help" }
   | { kind: "version" }
-  | (ProbeCommandBase & { kind: "tcp" })
+  | (ProbeCommandBase & { kind: "tcp"; config: TcpProbeConfig })
   | (ProbeCommandBase & { kind: "http"; config: HttpProbeConfig; caFile?: string })
   | (ProbeCommandBase & { kind: "grpc"; config: GrpcProbeConfig; caFile?: string })
   | (ProbeCommandBase & {
@@ -71,6 +72,22 @@ const FLAGS = {
   method: { value: "GET|HEAD", default: "GET", help: "http: the request method" },
   header: { value: "'Name: value'", multiple: true, default: "none", help: "http: a request header" },
   code: { value: "N", multiple: true, default: "200-399", help: "http: an accepted status, 100..599" },
+  "expect-header": {
+    value: "'Name: value'",
+    multiple: true,
+    default: "none",
+    help: "http: the response must carry this header with exactly this value",
+  },
+  send: {
+    value: "TEXT",
+    default: "nothing",
+    help: "tcp: text to write once connected (\\r \\n \\t \\\\ escapes)",
+  },
+  expect: {
+    value: "TEXT",
+    default: "none: connect only",
+    help: "tcp: the first 4 KiB of the answer must contain TEXT (same escapes)",
+  },
   "body-contains": {
     value: "TEXT",
     default: "none",
@@ -156,17 +173,41 @@ function defined<T extends object>(o: T): { [K in keyof T]?: Exclude<T[K], undef
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never;
 }
 
+/** Parses `'Name: value'` of the flag `flag`. */
+function parseHeader(flag: string, text: string): { name: string; value: string } {
+  const colon = text.indexOf(":");
+  if (colon <= 0) throw new CliUsageError(`--${flag} must be 'Name: value', got ${JSON.stringify(text)}`);
+  return { name: text.slice(0, colon).trim(), value: text.slice(colon + 1).trim() };
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { r: "\r", n: "\n", t: "\t", "\\": "\\" };
+
+/** `text` with `\r`, `\n`, `\t` and `\\` turned into the characters (a line protocol needs CR LF). */
+function unescapeText(flag: string, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  return text.replace(/\\(.?)/g, (_match, c: string) => {
+    const char = ESCAPES[c];
+    if (char === undefined)
+      throw new CliUsageError(`--${flag}: unknown escape \\${c} (use \\r, \\n, \\t or \\\\)`);
+    return char;
+  });
+}
+
 /** One parser per probe kind: the kind's own flags on top of what every probe command has. */
 const KINDS: Record<string, (flags: FlagValues, base: ProbeCommandBase) => ProbeCommand> = {
-  tcp: (_flags, base) => ({ kind: "tcp", ...base }),
+  tcp: (flags, base) => ({
+    kind: "tcp",
+    ...base,
+    config: defined({
+      send: unescapeText("send", flags.get("send")),
+      expect: unescapeText("expect", flags.get("expect")),
+    }),
+  }),
   http: (flags, base) => {
     const method = flags.get("method") ?? "GET";
     if (method !== "GET" && method !== "HEAD") throw new CliUsageError("--method must be GET or HEAD");
-    const httpHeaders = flags.all("header").map((h) => {
-      const colon = h.indexOf(":");
-      if (colon <= 0) throw new CliUsageError(`--header must be 'Name: value', got ${JSON.stringify(h)}`);
-      return { name: h.slice(0, colon).trim(), value: h.slice(colon + 1).trim() };
-    });
+    const httpHeaders = flags.all("header").map((h) => parseHeader("header", h));
+    const responseHeaders = flags.all("expect-header").map((h) => parseHeader("expect-header", h));
     const code = flags.all("code").map((c) => {
       const n = Number(c);
       if (!Number.isInteger(n) || n < 100 || n > 599)
@@ -189,6 +230,7 @@ const KINDS: Record<string, (flags: FlagValues, base: ProbeCommandBase) => Probe
       insecureSkipTLSVerify: flags.get("insecure") === "true",
       ...(host !== undefined ? { host } : {}),
       ...(Object.keys(body).length > 0 ? { body } : {}),
+      ...(responseHeaders.length > 0 ? { responseHeaders } : {}),
     };
     const caFile = flags.get("ca");
     return { kind: "http", ...base, config, ...(caFile !== undefined ? { caFile } : {}) };

@@ -25,6 +25,8 @@ export interface ResponseHead {
   reason: string;
   /** How the body is framed, before the method and status are considered (see `bodyFraming`). */
   framing: Exclude<BodyFraming, { kind: "none" }>;
+  /** The header fields in order: lower-cased names, values trimmed (folded lines joined with a space). */
+  fields: Array<[string, string]>;
   headLength: number;
 }
 
@@ -92,7 +94,7 @@ export function parseResponseHead(buf: Buffer, maxHeadBytes: number): HeadParse 
   if (typeof framing === "string") return { kind: "error", message: framing };
   return {
     kind: "head",
-    head: { status: Number(match[2]), reason: match[3] ?? "", framing, headLength: end },
+    head: { status: Number(match[2]), reason: match[3] ?? "", framing, fields, headLength: end },
   };
 }
 
