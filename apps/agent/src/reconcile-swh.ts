@@ -4,7 +4,8 @@
  * 2. decide: may its endpoints be published at all (`endpointPublication`: only for a Service the SWH controls,
  *    ADR 0014);
  * 3. aggregate: the node's pods and probe states into endpoint groups (`aggregateEndpoints`), with the topology
- *    hints the spec asks for as far as the controller's published zone-hints verdict allows (ADR 0035);
+ *    hints the spec asks for as far as the controller's published zone-hints verdict allows (ADR 0035), and the
+ *    ports the controller says fail open (ADR 0039);
  * 4. write: the slices (`writeSlices` plans and applies the difference), then the readiness gate conditions of
  *    the pods that wait on this SWH whose verdict changed (`readinessGateUpdates`, ADR 0038);
  * 5. report: readiness transitions, endpoint counts, problems with the user's objects.
@@ -141,7 +142,8 @@ export async function reconcileSwh(
   const swh = swhInputFromObject(read.swh);
   if (swh === undefined) return;
   const input = reads.aggregationInput();
-  const { groups } = aggregate(swh, { ...input, zoneHints: read.zoneHints }, report);
+  const verdicts = { zoneHints: read.zoneHints, failOpenPorts: new Set(read.failOpen) };
+  const { groups } = aggregate(swh, { ...input, ...verdicts }, report);
   const labels = serviceLabelsOf(published?.service, swh.spec);
   await write({ namespace, name, uid: read.uid }, groups, existing, labels, {
     slices,
@@ -156,7 +158,7 @@ export async function reconcileSwh(
 /** Aggregates `swh` on the node, reporting its issues; an aggregation that throws is terminal for this version. */
 function aggregate(
   swh: SwhInput,
-  input: NodeAggregationInput & { zoneHints: boolean },
+  input: NodeAggregationInput & { zoneHints: boolean; failOpenPorts: ReadonlySet<string> },
   report: SwhReports,
 ): Aggregation {
   let aggregation: Aggregation;
@@ -165,6 +167,7 @@ function aggregate(
       zoneOf: input.zoneOf,
       nodeName: input.nodeName,
       zoneHints: input.zoneHints,
+      failOpenPorts: input.failOpenPorts,
     });
   } catch (error) {
     report.unprocessable(swh, error);

@@ -1,3 +1,4 @@
+import { isCheckFailure } from "./fail-open.js";
 import {
   type ResolvedProbe,
   resolvedTargetId,
@@ -33,6 +34,13 @@ export interface AggregateOptions {
    * gets its hint, and kube-proxy ignores zone hints while any ready endpoint lacks one.
    */
   zoneHints?: boolean;
+  /**
+   * Service port names failing open: the controller's verdict over every endpoint of the SWH (`failOpenVerdict`,
+   * published on the Service). On those ports an endpoint whose every failing probe is a check that ran and failed
+   * is published as if passing (its failure is kept for the reasons annotation). Applied only while the spec sets
+   * `healthcheck.failOpen`.
+   */
+  failOpenPorts?: ReadonlySet<string>;
 }
 
 /**
@@ -43,7 +51,8 @@ export interface AggregateOptions {
  * gates UDP/53); a failing group takes the pod out of that port only. `ready` = serving and not terminating;
  * with `publishNotReadyAddresses` every candidate is ready while `serving` keeps the real value (as Kubernetes
  * does). A pod drained from this SWH (`ANNOTATION_DRAIN`) is not ready on every port, `serving` still telling
- * what its checks say. `spec.trafficDistribution` gives each endpoint its topology hints (`endpointHints`, zone
+ * what its checks say. On a port failing open (`opts.failOpenPorts`, ADR 0039) failing checks do not take the pod
+ * out. `spec.trafficDistribution` gives each endpoint its topology hints (`endpointHints`, zone
  * hints only as `opts.zoneHints` allows). A target without a state is failing (`NotProbedYet`). A probe that cannot run on a pod (named port
  * missing, unknown mode) fails on every port of that pod with `PortNotFound` / `UnsupportedMode` (fail closed).
  * Problems are also returned as issues, never thrown.
@@ -64,19 +73,20 @@ export function aggregateEndpoints(
     const zone = opts.zoneOf(pod.nodeName) || undefined;
     const hints = endpointHints(wanted, opts.zoneHints ?? true, { nodeName: pod.nodeName, zone });
     const drained = isDrainedFrom(pod, swh.name);
+    const failOpen = swh.spec.healthcheck.failOpen === undefined ? undefined : opts.failOpenPorts;
     for (const { family, address } of addressesByFamily(pod.ips)) {
       if (families.size > 0 && !families.has(family)) continue;
       // One id per probe and address, computed once: several Service ports may share a probe group.
       const ids = new Map(resolved.probes.map((p) => [p.probe, resolvedTargetId(swh, pod, address, p)]));
+      const idOf = (probe: ResolvedProbe["probe"]) => ids.get(probe) as string;
       for (const { servicePort, containerPort } of resolved.ports) {
-        const failure = firstFailure(
-          resolved.probes.filter((p) => p.port === containerPort),
-          resolved.unrunnable,
-          address,
-          (probe) => ids.get(probe) as string,
-          states,
-        );
-        const serving = pod.ready && failure === undefined;
+        const portProbes = resolved.probes.filter((p) => p.port === containerPort);
+        const failure = firstFailure(portProbes, resolved.unrunnable, address, idOf, states);
+        const failingOpen =
+          failure !== undefined &&
+          failOpen?.has(servicePort.name ?? "") === true &&
+          failsOnlyChecks(portProbes, resolved.unrunnable, idOf, states);
+        const serving = pod.ready && (failure === undefined || failingOpen);
         const endpoint: DesiredEndpoint = {
           address,
           conditions: {
@@ -123,6 +133,23 @@ export function aggregateEndpoints(
       (a, b) => compareStrings(a.path, b.path) || compareStrings(a.pod ?? "", b.pod ?? ""),
     ),
   };
+}
+
+/**
+ * True when every probe of the port's group has a result and each one that fails is a check that ran and failed
+ * (`isCheckFailure`), and no probe of the pod cannot run: only then may fail-open publish the endpoint.
+ */
+function failsOnlyChecks(
+  probes: readonly ResolvedProbe[],
+  unrunnable: readonly UnrunnableProbe[],
+  idOf: (probe: ResolvedProbe["probe"]) => string,
+  states: ProbeStates,
+): boolean {
+  if (unrunnable.length > 0) return false;
+  return probes.every(({ probe }) => {
+    const state = states.get(idOf(probe));
+    return state !== undefined && (state.passing || isCheckFailure(state.reason ?? "Error"));
+  });
 }
 
 /** The first failing probe in spec order among the port's group and the probes that cannot run at all. */

@@ -4,6 +4,7 @@
  * the agent must run. No I/O, no clock: time enters as a parameter.
  */
 export { type AggregateOptions, aggregateEndpoints } from "./aggregate-endpoints.js";
+export { type FailOpenPort, failOpenVerdict, isCheckFailure, type JudgedEndpoint } from "./fail-open.js";
 export { mergePatch } from "./merge-patch.js";
 export {
   diffTargets,

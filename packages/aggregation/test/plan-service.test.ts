@@ -100,6 +100,7 @@ describe("planService: the spec agents read from the Service (ADR 0032)", () => 
       state: "swh",
       uid: SWH_UID,
       zoneHints: true,
+      failOpen: [],
       swh: {
         apiVersion: swh.apiVersion,
         kind: swh.kind,

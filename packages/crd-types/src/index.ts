@@ -26,6 +26,7 @@ export {
   type EndpointStatus,
   type EndpointsSummary,
   type GrpcProbeSpec,
+  type FailOpenSpec,
   type HealthcheckSpec,
   type HttpBodyMatch,
   type HttpHeader,

@@ -30,11 +30,18 @@ export interface PublishedSpec {
    * an agent reading no verdict gives zone hints to the endpoints that have a zone.
    */
   zoneHints?: boolean;
+  /**
+   * The controller's fail-open verdict (ADR 0039): the Service port names whose failing endpoints are published as
+   * if passing. Absent when no port fails open.
+   */
+  failOpen?: string[];
 }
 
 /** What the controller decided beyond the spec, published with it. */
 export interface PublishedVerdicts {
   zoneHints?: boolean | undefined;
+  /** Port names failing open (sorted); empty or undefined: none. */
+  failOpen?: readonly string[] | undefined;
 }
 
 /** The annotation value for `swh` (the controller writes it on create, adoption and every update). */
@@ -45,6 +52,8 @@ export function publishedSpecValue(
   const published: PublishedSpec = { uid: swh.metadata.uid ?? "", spec: swh.spec };
   if (swh.metadata.generation !== undefined) published.generation = swh.metadata.generation;
   if (verdicts.zoneHints !== undefined) published.zoneHints = verdicts.zoneHints;
+  if (verdicts.failOpen !== undefined && verdicts.failOpen.length > 0)
+    published.failOpen = [...verdicts.failOpen];
   return JSON.stringify(published);
 }
 
@@ -77,7 +86,7 @@ export interface PublishedSwh {
  * `uid` is the SWH the annotation claims to belong to, when it says.
  */
 export type ServiceSwh =
-  | { state: "swh"; swh: PublishedSwh; uid: string; zoneHints: boolean }
+  | { state: "swh"; swh: PublishedSwh; uid: string; zoneHints: boolean; failOpen: string[] }
   | { state: "missing"; uid?: undefined }
   | { state: "invalid"; problem: string; uid?: string; spec?: unknown };
 
@@ -94,11 +103,12 @@ export function readPublishedSwh(service: Readonly<PublishingService>): ServiceS
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { state: "invalid", problem: `annotation ${ANNOTATION_SWH_SPEC} must be a JSON object` };
   }
-  const { uid, generation, spec, zoneHints } = value as {
+  const { uid, generation, spec, zoneHints, failOpen } = value as {
     uid?: unknown;
     generation?: unknown;
     spec?: unknown;
     zoneHints?: unknown;
+    failOpen?: unknown;
   };
   if (typeof uid !== "string" || uid === "") {
     return { state: "invalid", problem: `annotation ${ANNOTATION_SWH_SPEC}: uid must be a non-empty string` };
@@ -107,6 +117,16 @@ export function readPublishedSwh(service: Readonly<PublishingService>): ServiceS
     return {
       state: "invalid",
       problem: `annotation ${ANNOTATION_SWH_SPEC}: zoneHints must be a boolean`,
+      uid,
+    };
+  }
+  if (
+    failOpen !== undefined &&
+    (!Array.isArray(failOpen) || failOpen.length > 100 || !failOpen.every((p) => typeof p === "string"))
+  ) {
+    return {
+      state: "invalid",
+      problem: `annotation ${ANNOTATION_SWH_SPEC}: failOpen must be a list of port names`,
       uid,
     };
   }
@@ -122,6 +142,7 @@ export function readPublishedSwh(service: Readonly<PublishingService>): ServiceS
     state: "swh",
     uid,
     zoneHints: zoneHints !== false,
+    failOpen: (failOpen as string[] | undefined) ?? [],
     swh: { apiVersion: API_VERSION, kind: KIND, metadata, spec: spec as ServiceWithHealthchecksSpec },
   };
 }

@@ -156,6 +156,12 @@ export const CONDITION_REASONS = {
     /** Some endpoint has no zone: no endpoint carries a zone hint (PreferSameNode keeps its node hints). */
     nodeWithoutZone: "NodeWithoutZone",
   },
+  checksEnforced: {
+    /** Every port's endpoints follow their checks. */
+    checksDecide: "ChecksDecide",
+    /** Some port's failing endpoints are published as if passing (`spec.healthcheck.failOpen`, ADR 0039). */
+    failingOpen: "FailingOpen",
+  },
 } as const;
 
 type ValuesOf<T> = T[keyof T];

@@ -202,6 +202,21 @@ export interface HealthcheckSpec {
   initialDelaySeconds?: number;
   periodSeconds?: number;
   probes?: ProbeSpec[];
+  /** Fail-open per Service port (ADR 0039); absent: the checks always decide. */
+  failOpen?: FailOpenSpec;
+}
+
+/**
+ * Fail-open (ADR 0039): when too few endpoints of a Service port pass their checks across the cluster, that port's
+ * endpoints whose checks fail are published as if passing, until enough pass again. Drained, terminating and
+ * not-yet-probed endpoints and probes that cannot run (configuration failures) are never published by it.
+ */
+export interface FailOpenSpec {
+  /**
+   * Fail open while fewer than this percentage of the port's judged endpoints pass (1..100). Absent: only while
+   * none of them passes (every judged endpoint fails).
+   */
+  healthyBelowPercent?: number;
 }
 
 /** What a user writes in `spec`: the Service fields plus the health checks. */
@@ -238,6 +253,7 @@ export interface DefaultedHealthcheckSpec {
   initialDelaySeconds: number;
   periodSeconds: number;
   probes: DefaultedProbeSpec[];
+  failOpen?: FailOpenSpec;
 }
 /** `spec` after defaulting (what the API server stores and the controller and agent read). */
 export type DefaultedServiceWithHealthchecksSpec = Omit<
@@ -349,4 +365,6 @@ export const CONDITION_TYPES = {
   reconciled: "Reconciled",
   /** Only while `spec.trafficDistribution` asks for topology hints: whether the endpoints carry them. */
   topologyHints: "TopologyHints",
+  /** Only while `spec.healthcheck.failOpen` is set: False while some port fails open (ADR 0039). */
+  checksEnforced: "ChecksEnforced",
 } as const;

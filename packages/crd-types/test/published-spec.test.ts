@@ -25,6 +25,7 @@ describe("the SWH spec published on its Service", () => {
       state: "swh",
       uid: "uid-1",
       zoneHints: true,
+      failOpen: [],
       swh: {
         apiVersion: "network.deckhouse.io/v1alpha1",
         kind: "ServiceWithHealthchecks",
@@ -44,6 +45,14 @@ describe("the SWH spec published on its Service", () => {
     expect(JSON.parse(publishedSpecValue(swh, { zoneHints: undefined }))).not.toHaveProperty("zoneHints");
   });
 
+  it("carries the controller's fail-open verdict: the port names, absent when none fails open (ADR 0039)", () => {
+    const read = (ports: string[] | undefined) =>
+      readPublishedSwh(serviceWith(publishedSpecValue(swh, { failOpen: ports })));
+    expect(read(["http", "grpc"])).toMatchObject({ state: "swh", failOpen: ["http", "grpc"] });
+    expect(read([])).toMatchObject({ state: "swh", failOpen: [] });
+    expect(JSON.parse(publishedSpecValue(swh, { failOpen: [] }))).not.toHaveProperty("failOpen");
+  });
+
   it("says nothing is known when the annotation is missing (a Service an older controller wrote)", () => {
     expect(readPublishedSwh(serviceWith(undefined))).toEqual({ state: "missing" });
   });
@@ -52,6 +61,11 @@ describe("the SWH spec published on its Service", () => {
     ["not JSON", "{", "is not JSON"],
     ["not an object", "[]", "must be a JSON object"],
     ["without uid", JSON.stringify({ spec: swh.spec }), "uid must be a non-empty string"],
+    [
+      "with a failOpen verdict that is not a list of names",
+      JSON.stringify({ uid: "uid-1", spec: swh.spec, failOpen: "http" }),
+      "failOpen must be a list of port names",
+    ],
     [
       "with a zoneHints verdict that is not a boolean",
       JSON.stringify({ uid: "uid-1", spec: swh.spec, zoneHints: "no" }),

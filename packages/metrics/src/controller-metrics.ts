@@ -10,6 +10,7 @@ export interface ControllerMetrics {
   readonly reconcileDuration: Histogram;
   readonly reconcileErrors: Counter;
   readonly serviceEndpoints: Gauge<"namespace" | "service" | "state">;
+  readonly failOpenPorts: Gauge<"namespace" | "service">;
   readonly heartbeatStale: Gauge<"node">;
   readonly notReadyAgentAlive: Gauge<"node">;
 }
@@ -40,6 +41,11 @@ export function createControllerMetrics(registry: Registry, version: string): Co
       "Endpoints of each ServiceWithHealthchecks as aggregated into its status (leader only).",
       ["namespace", "service", "state"],
     ),
+    failOpenPorts: gauge(
+      "swh_service_fail_open_ports",
+      "Service ports of each ServiceWithHealthchecks whose failing endpoints are published as if passing (fail-open, leader only).",
+      ["namespace", "service"],
+    ),
     heartbeatStale: gauge(
       "swh_agent_heartbeat_stale",
       "1 when the node is Ready but its agent's heartbeat Lease is not renewed, else 0 (leader only).",
@@ -55,9 +61,15 @@ export function createControllerMetrics(registry: Registry, version: string): Co
   return metrics;
 }
 
-/** Clears the series only a leader reports: swh_service_endpoints and the two node gauges. */
-export function clearLeaderOnlyMetrics(metrics: ControllerMetrics): void {
+/** Clears the series only a leader reports: swh_service_endpoints, swh_service_fail_open_ports and the node gauges. */
+export function clearLeaderOnlyMetrics(
+  metrics: Pick<
+    ControllerMetrics,
+    "serviceEndpoints" | "failOpenPorts" | "heartbeatStale" | "notReadyAgentAlive"
+  >,
+): void {
   metrics.serviceEndpoints.reset();
+  metrics.failOpenPorts.reset();
   metrics.heartbeatStale.reset();
   metrics.notReadyAgentAlive.reset();
 }

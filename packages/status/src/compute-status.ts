@@ -18,6 +18,7 @@ import {
 } from "@swh/crd-types";
 import { type ConditionInput, type Timestamp, withTransitionTimes } from "@swh/crd-types/internal";
 import type { SliceView } from "@swh/slice-writer";
+import { checksEnforcedCondition } from "./internal/fail-open-condition.js";
 import { externalIPSummary, portsSummary } from "./internal/service-summaries.js";
 import { DEFAULT_MAX_LISTED_ENDPOINTS, summarizeEndpoints } from "./internal/summarize-endpoints.js";
 import { topologyHintsCondition } from "./internal/topology-condition.js";
@@ -153,6 +154,7 @@ export function computeStatus(input: StatusInput): ControllerStatus {
           };
 
   const topology = topologyHintsCondition(swh.spec.trafficDistribution, input.slices);
+  const failOpen = checksEnforcedCondition(swh.spec.healthcheck?.failOpen, input.slices);
   const conditions = withTransitionTimes(
     swh.status?.conditions,
     [
@@ -162,6 +164,7 @@ export function computeStatus(input: StatusInput): ControllerStatus {
       probesValid,
       agents,
       ...(topology === undefined ? [] : [topology]),
+      ...(failOpen === undefined ? [] : [failOpen]),
     ],
     input.now,
     generation,

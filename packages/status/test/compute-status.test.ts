@@ -345,3 +345,41 @@ describe("computeStatus: condition TopologyHints (ADR 0035)", () => {
     expect(node?.message).toContain("endpoints carry node hints only");
   });
 });
+
+describe("computeStatus: condition ChecksEnforced (fail-open, ADR 0039)", () => {
+  const failing = { probe: "HTTP :8080 /healthz", reason: "HTTPStatus", message: "HTTP 503" };
+  const withFailOpen = aSwh({ healthcheck: { failOpen: {} } });
+  const slices = (published: { ready: boolean }, secondFails = true) => [
+    aSlice({
+      endpoints: [
+        { address: "10.244.1.1", pod: "a", ...published },
+        { address: "10.244.1.2", pod: "b", ...(secondFails ? published : { ready: true }) },
+      ],
+      reasons: secondFails ? { "10.244.1.1": failing, "10.244.1.2": failing } : { "10.244.1.1": failing },
+    }),
+  ];
+
+  it("is absent while failOpen is not set", () => {
+    expect(condition(status({ slices: slices({ ready: false }) }), "ChecksEnforced")).toBeUndefined();
+  });
+
+  it("is True (ChecksDecide) while some endpoint of each port passes", () => {
+    const s = status({ swh: withFailOpen, slices: slices({ ready: false }, false) });
+    expect(condition(s, "ChecksEnforced")).toMatchObject({ status: "True", reason: "ChecksDecide" });
+  });
+
+  it("is False (FailingOpen) naming the port and counts, and stays so while the agents publish them ready", () => {
+    for (const published of [{ ready: false }, { ready: true }]) {
+      const s = status({ swh: withFailOpen, slices: slices(published) });
+      const c = condition(s, "ChecksEnforced");
+      expect(c).toMatchObject({ status: "False", reason: "FailingOpen" });
+      expect(c?.message).toContain("port(s) http (0/2 passing)");
+    }
+    // Published ready, each endpoint still shows the failure of its check.
+    const open = status({ swh: withFailOpen, slices: slices({ ready: true }) });
+    expect(open.endpoints?.list.map((e) => [e.ports[0]?.ready, e.ports[0]?.reason])).toEqual([
+      [true, "HTTPStatus"],
+      [true, "HTTPStatus"],
+    ]);
+  });
+});

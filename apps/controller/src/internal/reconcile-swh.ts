@@ -1,12 +1,19 @@
 /**
  * One level-based reconcile of one SWH (key `namespace/name`), in order: read (`readSwhFacts`: plain data from
  * the informer caches and the term; the status this term wrote and the informer has not delivered yet laid over
- * the cached SWH) → decide (`publishedZoneHints` over the SWH's slices, ADR 0035; `planService`) → write the
+ * the cached SWH) → decide (`publishedZoneHints` and `failOpenVerdict` over the SWH's slices, ADR 0035 and
+ * ADR 0039; `planService`) → write the
  * child Service → decide (`computeStatus`) → write the status, only when it changed (`sameStatus`), over the resourceVersion it was computed from → report (Events for what
  * happened and for condition changes, the endpoint gauge). Cached objects are never mutated.
  */
 import type { KubernetesObject, V1EndpointSlice, V1Service } from "@kubernetes/client-node";
-import { mergePatch, planService, publishedZoneHints, type ServicePlan } from "@swh/aggregation";
+import {
+  failOpenVerdict,
+  mergePatch,
+  planService,
+  publishedZoneHints,
+  type ServicePlan,
+} from "@swh/aggregation";
 import {
   CONDITION_REASONS,
   EVENT_REASONS,
@@ -15,7 +22,12 @@ import {
   type ServiceWithHealthchecks,
   splitObjectKey,
 } from "@swh/crd-types";
-import { describeUnprocessableSpec, isControlledBy, isControllerRefTo } from "@swh/crd-types/internal";
+import {
+  describeUnprocessableSpec,
+  isControlledBy,
+  isControllerRefTo,
+  type PublishedVerdicts,
+} from "@swh/crd-types/internal";
 import {
   type DroppedKey,
   describeApiError,
@@ -25,7 +37,7 @@ import {
   type WorkResult,
   type WrittenObjects,
 } from "@swh/kube";
-import type { IndexedSlice } from "@swh/slice-writer";
+import type { IndexedSlice, SliceView } from "@swh/slice-writer";
 import {
   type ControllerStatus,
   computeInvalidSpecStatus,
@@ -97,6 +109,7 @@ export async function reconcileSwh(facts: SwhFacts, io: SwhIo): Promise<WorkResu
     const { namespace, name: service } = splitObjectKey(key);
     for (const state of ["ready", "not_ready"])
       io.metrics.serviceEndpoints.remove({ namespace, service, state });
+    io.metrics.failOpenPorts.remove({ namespace, service });
     io.written.forget(key);
     return;
   }
@@ -110,13 +123,10 @@ export async function reconcileSwh(facts: SwhFacts, io: SwhIo): Promise<WorkResu
   };
   const slices = facts.slices.filter(({ slice }) => belongsTo(slice, swh)).map(({ view }) => view);
   let plan: ServicePlan;
+  let verdicts: PublishedVerdicts;
   try {
-    plan = planService(swh, facts.service, {
-      zoneHints: publishedZoneHints(
-        swh.spec.trafficDistribution,
-        slices.flatMap((s) => s.endpoints),
-      ),
-    });
+    verdicts = publishedVerdicts(swh, slices);
+    plan = planService(swh, facts.service, verdicts);
   } catch (error) {
     return invalid(error);
   }
@@ -138,12 +148,7 @@ export async function reconcileSwh(facts: SwhFacts, io: SwhIo): Promise<WorkResu
     return invalid(error);
   }
   const { namespace, name } = splitObjectKey(key);
-  const ready = status.endpoints?.ready ?? 0;
-  io.metrics.serviceEndpoints.set({ namespace, service: name, state: "ready" }, ready);
-  io.metrics.serviceEndpoints.set(
-    { namespace, service: name, state: "not_ready" },
-    (status.endpoints?.total ?? 0) - ready,
-  );
+  reportGauges(io, { namespace, service: name }, status, verdicts.failOpen?.length ?? 0);
   // A reconcile that fails anyway keeps the failure the queue reported (else each report would be undone here).
   const result = await publishStatus(
     swh,
@@ -281,4 +286,34 @@ function subjectOf(swh: Readonly<ServiceWithHealthchecks>): EventSubject {
 function belongsTo(slice: Readonly<V1EndpointSlice>, swh: Readonly<ServiceWithHealthchecks>): boolean {
   const controller = slice.metadata?.ownerReferences?.find((r) => r.controller === true);
   return controller === undefined || isControllerRefTo(controller, swh);
+}
+
+/**
+ * What the controller decides over every slice of the SWH and publishes with its spec: whether endpoints may carry
+ * zone hints (ADR 0035) and which ports fail open (ADR 0039).
+ */
+function publishedVerdicts(
+  swh: Readonly<ServiceWithHealthchecks>,
+  slices: readonly SliceView[],
+): PublishedVerdicts {
+  return {
+    zoneHints: publishedZoneHints(
+      swh.spec.trafficDistribution,
+      slices.flatMap((s) => s.endpoints),
+    ),
+    failOpen: failOpenVerdict(swh.spec.healthcheck?.failOpen, slices).map((p) => p.portName),
+  };
+}
+
+/** The SWH's gauges: its endpoints as the status counts them, and how many of its ports fail open. */
+function reportGauges(
+  io: ReconcileIo,
+  labels: { namespace: string; service: string },
+  status: ControllerStatus,
+  failOpenPorts: number,
+): void {
+  const ready = status.endpoints?.ready ?? 0;
+  io.metrics.serviceEndpoints.set({ ...labels, state: "ready" }, ready);
+  io.metrics.serviceEndpoints.set({ ...labels, state: "not_ready" }, (status.endpoints?.total ?? 0) - ready);
+  io.metrics.failOpenPorts.set(labels, failOpenPorts);
 }

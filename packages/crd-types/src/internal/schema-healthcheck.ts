@@ -292,6 +292,21 @@ export const healthcheckSchema: SchemaNode = {
       default: DEFAULT_PERIOD_SECONDS,
       description: "Seconds between two probes of one target.",
     },
+    failOpen: {
+      type: "object",
+      description:
+        "Fail-open per Service port: while too few of a port's endpoints pass their checks across the cluster, its failing endpoints are published as if passing (never drained, terminating, not yet probed ones, or probes that cannot run). Condition ChecksEnforced says when.",
+      properties: {
+        healthyBelowPercent: {
+          type: "integer",
+          format: "int32",
+          minimum: 1,
+          maximum: 100,
+          description:
+            "Fail open while fewer than this percentage of the port's judged endpoints pass; missing: only while none passes.",
+        },
+      },
+    },
     probes: {
       type: "array",
       maxItems: MAX_PROBES,

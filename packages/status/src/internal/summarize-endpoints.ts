@@ -85,8 +85,10 @@ export function summarizeEndpoints(
       if (!entry.addresses.includes(address)) entry.addresses.push(address);
       entry.terminating ||= terminating;
 
-      const reason = ready ? undefined : endpoint.reason;
+      // A ready endpoint keeps its failure too (fail-open, publishNotReadyAddresses): status tells the checks' truth.
+      const reason = endpoint.reason;
       if (
+        !ready &&
         reason !== undefined &&
         (CONFIGURATION_FAILURE_REASONS as readonly string[]).includes(reason.reason)
       ) {
