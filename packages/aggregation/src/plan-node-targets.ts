@@ -89,6 +89,9 @@ export interface TargetSchedule {
   id: string;
   initialDelayMs: number;
   periodMs: number;
+  /** Adaptive periods (ADR 0037), when the SWH sets them. */
+  transitionPeriodMs?: number;
+  downPeriodMs?: number;
   successThreshold: number;
   failureThreshold: number;
   group: string;
@@ -101,10 +104,13 @@ export interface TargetSchedule {
  * may. The target itself is not changed (it is shared with the aggregation).
  */
 export function targetSchedule(target: ProbeTarget, now: number): TargetSchedule {
+  const { transitionPeriodSeconds: transition, downPeriodSeconds: down } = target;
   return {
     id: target.id,
     initialDelayMs: initialDelayRemainingMs(target, now),
     periodMs: target.periodSeconds * 1000,
+    ...(transition === undefined ? {} : { transitionPeriodMs: transition * 1000 }),
+    ...(down === undefined ? {} : { downPeriodMs: down * 1000 }),
     successThreshold: target.probe.successThreshold,
     failureThreshold: target.probe.failureThreshold,
     // Namespaces share the probe slots fairly: one tenant's hanging probes cannot delay another's.
@@ -114,7 +120,13 @@ export function targetSchedule(target: ProbeTarget, now: number): TargetSchedule
 }
 
 function withBoundedTimeout(target: ProbeTarget): ProbeTarget {
-  const timeoutSeconds = boundedTimeoutSeconds(target.probe.timeoutSeconds, target.periodSeconds);
+  // Every period the target may be probed at bounds the timeout: a probe ends before the next one is due.
+  const shortest = Math.min(
+    target.periodSeconds,
+    target.transitionPeriodSeconds ?? Number.POSITIVE_INFINITY,
+    target.downPeriodSeconds ?? Number.POSITIVE_INFINITY,
+  );
+  const timeoutSeconds = boundedTimeoutSeconds(target.probe.timeoutSeconds, shortest);
   return timeoutSeconds === target.probe.timeoutSeconds
     ? target
     : { ...target, probe: { ...target.probe, timeoutSeconds } };

@@ -17,7 +17,8 @@ export function planProbeTargets(
 ): ProbeTarget[] {
   const targets = new Map<string, ProbeTarget>();
   for (const swh of swhs) {
-    const { initialDelaySeconds, periodSeconds } = swh.spec.healthcheck;
+    const { initialDelaySeconds, periodSeconds, transitionPeriodSeconds, downPeriodSeconds } =
+      swh.spec.healthcheck;
     for (const pod of candidatePods(swh, pods, opts.nodeName)) {
       for (const resolved of resolvePod(swh, pod).probes) {
         const { probe, port } = resolved;
@@ -35,6 +36,8 @@ export function planProbeTargets(
             periodSeconds,
           };
           if (pod.eligibleSince !== undefined) target.eligibleSince = pod.eligibleSince;
+          if (transitionPeriodSeconds !== undefined) target.transitionPeriodSeconds = transitionPeriodSeconds;
+          if (downPeriodSeconds !== undefined) target.downPeriodSeconds = downPeriodSeconds;
           targets.set(id, target);
         }
       }

@@ -46,8 +46,8 @@ export function describeProbe(probe: DefaultedProbeSpec, port: number | string):
  * Returns the stable id of a probe target: two SWHs probing the same address with the same canonical config get
  * the same id and so share one prober. The config covers everything that changes what is probed or how its state
  * evolves: mode, resolved port, mode settings, timeout, thresholds, period and initial delay (sharing a target
- * across different delays or periods would let one SWH's settings change another's results, SPEC §3.2). The
- * namespace is part of it because a PostgreSQL auth Secret name is namespace-relative. The id is a readable prefix
+ * across different delays or periods — adaptive ones included — would let one SWH's settings change another's
+ * results, SPEC §3.2). The namespace is part of it because a PostgreSQL auth Secret name is namespace-relative. The id is a readable prefix
  * plus a hash, so header values and queries never appear in logs or metric labels.
  */
 export function probeTargetId(input: {
@@ -57,9 +57,11 @@ export function probeTargetId(input: {
   probe: DefaultedProbeSpec;
   initialDelaySeconds: number;
   periodSeconds: number;
+  transitionPeriodSeconds?: number;
+  downPeriodSeconds?: number;
 }): string {
   const { probe } = input;
-  const canonical = JSON.stringify([
+  const fields: unknown[] = [
     input.address,
     input.port,
     input.namespace,
@@ -70,7 +72,11 @@ export function probeTargetId(input: {
     probe.failureThreshold,
     input.periodSeconds,
     input.initialDelaySeconds,
-  ]);
+  ];
+  // Only when set, so that targets of SWHs without adaptive periods keep the ids they had (restart seeding).
+  if (input.transitionPeriodSeconds !== undefined || input.downPeriodSeconds !== undefined)
+    fields.push(input.transitionPeriodSeconds ?? null, input.downPeriodSeconds ?? null);
+  const canonical = JSON.stringify(fields);
   const hash = createHash("sha256").update(canonical).digest("hex").slice(0, 16);
   return `${probe.mode.toLowerCase()}/${input.address}/${input.port}/${hash}`;
 }

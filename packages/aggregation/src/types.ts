@@ -116,6 +116,9 @@ export interface ProbeTarget {
   pod: { name: string; namespace: string; uid: string };
   initialDelaySeconds: number;
   periodSeconds: number;
+  /** The SWH's adaptive periods (ADR 0037), when set. */
+  transitionPeriodSeconds?: number;
+  downPeriodSeconds?: number;
   eligibleSince?: string;
 }
 

@@ -51,10 +51,47 @@ describe("planProbeTargets", () => {
       }),
     ],
     ["mode", aSwh({ name: "b", probes: [anHttpProbe(8080, "/")] })],
+    [
+      "transition period",
+      aSwh({
+        name: "b",
+        spec: {
+          healthcheck: {
+            initialDelaySeconds: 10,
+            periodSeconds: 10,
+            transitionPeriodSeconds: 2,
+            probes: [aTcpProbe(8080)],
+          },
+        },
+      }),
+    ],
+    [
+      "down period",
+      aSwh({
+        name: "b",
+        spec: {
+          healthcheck: {
+            initialDelaySeconds: 10,
+            periodSeconds: 10,
+            downPeriodSeconds: 60,
+            probes: [aTcpProbe(8080)],
+          },
+        },
+      }),
+    ],
     ["gRPC service", aSwh({ name: "b", probes: [aGrpcProbe(8080, "shop.v1.Orders")] })],
   ])("keeps targets apart when the %s differs", (_what, other) => {
     const base = aSwh({ name: "a", probes: [aTcpProbe(8080)] });
     expect(planProbeTargets(deepFreeze([base, other]), deepFreeze([aPod()]))).toHaveLength(2);
+  });
+
+  it("gives targets without adaptive periods the ids earlier versions gave them (restart seeding across upgrades)", () => {
+    const [target] = planProbeTargets(
+      deepFreeze([aSwh({ probes: [aTcpProbe(8080)] })]),
+      deepFreeze([aPod()]),
+    );
+    // Computed by the version before adaptive periods existed (ADR 0037).
+    expect(target?.id).toBe("tcp/10.244.1.1/8080/6729725b3a367394");
   });
 
   it("plans a gRPC probe on a named container port and describes it with its service", () => {

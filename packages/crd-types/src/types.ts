@@ -201,6 +201,16 @@ export interface ProbeSpec {
 export interface HealthcheckSpec {
   initialDelaySeconds?: number;
   periodSeconds?: number;
+  /**
+   * Seconds between two probes of a target while its result is changing (between thresholds: some consecutive
+   * results disagree with its state), like HAProxy's `fastinter` (ADR 0037). Absent: `periodSeconds`.
+   */
+  transitionPeriodSeconds?: number;
+  /**
+   * Seconds between two probes of a target that is down (failing, after it passed once), like HAProxy's
+   * `downinter` (ADR 0037). Absent: `periodSeconds`.
+   */
+  downPeriodSeconds?: number;
   probes?: ProbeSpec[];
   /** Fail-open per Service port (ADR 0039); absent: the checks always decide. */
   failOpen?: FailOpenSpec;
@@ -252,6 +262,8 @@ export type DefaultedProbeSpec = Omit<ProbeSpec, "http" | "postgreSQL" | "grpc">
 export interface DefaultedHealthcheckSpec {
   initialDelaySeconds: number;
   periodSeconds: number;
+  transitionPeriodSeconds?: number;
+  downPeriodSeconds?: number;
   probes: DefaultedProbeSpec[];
   failOpen?: FailOpenSpec;
 }

@@ -21,7 +21,7 @@ import {
   waitFor,
 } from "@swh/testenv";
 import { type BalancerPort, measureBalancers, renderBalancerTraffic } from "./balancer-traffic.js";
-import { createMailWorld, MAIL_NODES, type MailPod, mailScenario } from "./mail-world.js";
+import { createMailWorld, drainByAnnotation, MAIL_NODES, type MailPod, mailScenario } from "./mail-world.js";
 import { installProduct, Product } from "./product.js";
 import { runScenario } from "./scenario.js";
 import { CLIENT_ADDRESS } from "./traffic.js";
@@ -64,14 +64,19 @@ async function main(): Promise<number> {
       `» after each step: ${REQUESTS} requests to each ClusterIP from ${CLIENT_ADDRESS}, counted per answering pod`,
     );
 
-    const outcomes = await runScenario(cluster.kubeConfig, NAMESPACE, mailScenario(pods), {
-      timeoutMs: 45_000,
-      onStep: (title) => say(`\n== ${title}`),
-      onTable: (table) => say(`${table}\n`),
-      afterStep: async (rows) => {
-        say(renderBalancerTraffic(await measureBalancers(balancers, rows, REQUESTS)));
+    const outcomes = await runScenario(
+      cluster.kubeConfig,
+      NAMESPACE,
+      mailScenario(pods, drainByAnnotation(cluster.kubeConfig, NAMESPACE)),
+      {
+        timeoutMs: 45_000,
+        onStep: (title) => say(`\n== ${title}`),
+        onTable: (table) => say(`${table}\n`),
+        afterStep: async (rows) => {
+          say(renderBalancerTraffic(await measureBalancers(balancers, rows, REQUESTS)));
+        },
       },
-    });
+    );
 
     say("\n== summary");
     for (const o of outcomes)

@@ -10,7 +10,15 @@ export {
 } from "./balancer-traffic.js";
 export { type EndpointRow, endpointRows, renderEndpointTable, tableSignature } from "./endpoint-table.js";
 export { freePort } from "./free-port.js";
-export { createMailWorld, MAIL_NODES, type MailPod, mailBalancers, mailScenario } from "./mail-world.js";
+export {
+  createMailWorld,
+  type DrainPod,
+  drainByAnnotation,
+  MAIL_NODES,
+  type MailPod,
+  mailBalancers,
+  mailScenario,
+} from "./mail-world.js";
 export { type ProcStats, readProcStats } from "./proc-stats.js";
 export {
   INSTALL_NAMESPACE,

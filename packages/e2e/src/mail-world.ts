@@ -4,9 +4,15 @@
  * (TCP, 2525); SWH "web" balances the web port with an HTTP probe, SWH "smtp" the SMTP port with a TCP probe.
  * A failing web server must take its pod out of "web" only; "smtp" keeps it, and vice versa.
  */
-import { CoreV1Api } from "@kubernetes/client-node";
-import { httpProbe, type ServiceWithHealthchecks, serviceWithHealthchecks, tcpProbe } from "@swh/crd-types";
-import { createNode, createPod, type TestCluster } from "@swh/testenv";
+import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
+import {
+  ANNOTATION_DRAIN,
+  httpProbe,
+  type ServiceWithHealthchecks,
+  serviceWithHealthchecks,
+  tcpProbe,
+} from "@swh/crd-types";
+import { annotatePod, createNode, createPod, type TestCluster } from "@swh/testenv";
 import { type Backend, startHttpBackend, startTcpBackend } from "./backends.js";
 import { hasEndpoint, type ScenarioStep } from "./scenario.js";
 
@@ -91,8 +97,19 @@ export async function createMailWorld(
   return pods;
 }
 
-/** Healthy → web of mail-0 fails → SMTP of mail-1 fails → both recover, each checked per balancer. */
-export function mailScenario(pods: readonly MailPod[]): ScenarioStep[] {
+/** Sets (or, with `null`, removes) the drain annotation of a pod: how an operator takes a pod out (ADR 0034). */
+export type DrainPod = (pod: string, from: string | null) => Promise<void>;
+
+/** `DrainPod` by annotating the pods of `namespace`, as `kubectl annotate` would. */
+export function drainByAnnotation(kc: KubeConfig, namespace: string): DrainPod {
+  return (pod, from) => annotatePod(kc, namespace, pod, { [ANNOTATION_DRAIN]: from });
+}
+
+/**
+ * Healthy → web of mail-0 fails → SMTP of mail-1 fails → both recover → mail-0 drained from "web" by its
+ * annotation → the annotation removed, each checked per balancer.
+ */
+export function mailScenario(pods: readonly MailPod[], drain: DrainPod): ScenarioStep[] {
   const [a, b] = pods as [MailPod, MailPod];
   const allReady = (rows: Parameters<ScenarioStep["expect"]>[0]) =>
     pods.every((p) => hasEndpoint(rows, "web", p.name, true) && hasEndpoint(rows, "smtp", p.name, true));
@@ -121,6 +138,19 @@ export function mailScenario(pods: readonly MailPod[]): ScenarioStep[] {
         await a.web.setHealthy(true);
         await b.smtp.setHealthy(true);
       },
+      expect: allReady,
+    },
+    {
+      title: `${a.name} drained from "web" (kubectl annotate pod ${a.name} ${ANNOTATION_DRAIN}=web): out of "web" as Drained, its checks still pass, "smtp" keeps it`,
+      act: () => drain(a.name, "web"),
+      expect: (rows) =>
+        hasEndpoint(rows, "web", a.name, false) &&
+        hasEndpoint(rows, "smtp", a.name, true) &&
+        hasEndpoint(rows, "web", b.name, true),
+    },
+    {
+      title: 'the annotation removed: back in "web" at once, without waiting for thresholds',
+      act: () => drain(a.name, null),
       expect: allReady,
     },
   ];

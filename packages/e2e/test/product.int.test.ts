@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AppProcess,
   createMailWorld,
+  drainByAnnotation,
   type EndpointRow,
   hasEndpoint,
   installProduct,
@@ -69,9 +70,14 @@ async function readSwh(namespace: string, name: string): Promise<ServiceWithHeal
 describe("two independent balancers on one VM (web + SMTP)", () => {
   it("a failing probe of one balancer withdraws the pod from that balancer only", async () => {
     const { namespace, pods } = await mailWorld(11);
-    const outcomes = await runScenario(cluster.kubeConfig, namespace, mailScenario(pods), {
-      timeoutMs: 45_000,
-    });
+    const outcomes = await runScenario(
+      cluster.kubeConfig,
+      namespace,
+      mailScenario(pods, drainByAnnotation(cluster.kubeConfig, namespace)),
+      {
+        timeoutMs: 45_000,
+      },
+    );
     expect(outcomes.filter((o) => !o.converged).map((o) => o.title)).toEqual([]);
 
     // The controller mirrors the published state into status: both pods ready on both balancers.

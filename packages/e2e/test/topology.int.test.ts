@@ -294,4 +294,27 @@ describe("traffic policies", () => {
     expect(none.failed).toBe(10);
     await b.web.setHealthy(true);
   });
+
+  it("externalTrafficPolicy Local (NodePort): a node's port reaches only that node's endpoints, and none when they fail", async () => {
+    const { namespace, service, pods } = await webWorld(76, {
+      type: "NodePort",
+      externalTrafficPolicy: "Local",
+    });
+    const [, b] = pods as [WebPod, WebPod];
+    const nodePort = service.spec?.ports?.[0]?.nodePort ?? 0;
+    expect(nodePort).toBeGreaterThan(0);
+    await proxyOn(ZONE_B);
+    await routedTo(namespace, [b], "local");
+    const local = await countHttp(ZONE_B.address, nodePort, N);
+    console.log(`externalTrafficPolicy Local, ${ZONE_B.name}:${nodePort}: ${formatCount(local)}`);
+    expect(local).toMatchObject({ failed: 0, byPod: { [b.name]: N } });
+
+    await b.web.setHealthy(false);
+    await routedTo(namespace, [], "local");
+    const none = await countHttp(ZONE_B.address, nodePort, 10);
+    console.log(`externalTrafficPolicy Local, ${b.name} failing: ${formatCount(none)}`);
+    expect(none.byPod).toEqual({});
+    expect(none.failed).toBe(10);
+    await b.web.setHealthy(true);
+  });
 });

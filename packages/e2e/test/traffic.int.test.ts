@@ -23,6 +23,7 @@ import {
   countHttp,
   countTcp,
   createMailWorld,
+  drainByAnnotation,
   formatCount,
   installProduct,
   mailScenario,
@@ -193,12 +194,17 @@ describe("two balancers over the same pods (web + SMTP), judged by traffic", () 
       { swh: "smtp", port: 25, protocol: "tcp" as const, clusterIP: await clusterIP("smtp") },
     ];
     const measured: BalancerTraffic[][] = [];
-    const outcomes = await runScenario(cluster.kubeConfig, namespace, mailScenario(pods), {
-      timeoutMs: 45_000,
-      afterStep: async (rows) => {
-        measured.push(await measureBalancers(balancers, rows, N));
+    const outcomes = await runScenario(
+      cluster.kubeConfig,
+      namespace,
+      mailScenario(pods, drainByAnnotation(cluster.kubeConfig, namespace)),
+      {
+        timeoutMs: 45_000,
+        afterStep: async (rows) => {
+          measured.push(await measureBalancers(balancers, rows, N));
+        },
       },
-    });
+    );
     for (const [i, step] of measured.entries()) console.log(`step ${i + 1}\n${renderBalancerTraffic(step)}`);
     expect(outcomes.filter((o) => !o.converged).map((o) => o.title)).toEqual([]);
     // measureBalancers repeats until traffic agrees with the table: every step must end agreeing.

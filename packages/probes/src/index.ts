@@ -2,6 +2,8 @@
  * @swh/probes — TCP, HTTP(S), PostgreSQL and gRPC health probes with hard deadlines, a pure threshold state machine
  * and a scheduler. Generic: nothing here knows about pods or Kubernetes.
  */
+
+export { type AdaptivePeriods, adaptivePeriodMs } from "./adaptive-period.js";
 export { MAX_TIMER_DELAY_MS, type MonotonicClock, monotonicClock, type TimerHandle } from "./clock.js";
 export { probeBySpec } from "./probe-by-spec.js";
 export { type GrpcProbeConfig, probeGrpc } from "./probe-grpc.js";

@@ -4,7 +4,8 @@
  *
  * Timing: a target's first probe runs `initialDelayMs` after `upsert` plus a random part of one period (so
  * targets added together spread out, like the kubelet's worker start), then every `periodMs` on a fixed grid
- * (a slow probe never shifts the grid). When a slot comes while the previous probe of the target is still
+ * (a slow probe never shifts the grid). With adaptive periods (ADR 0037) the grid moves when a result changes the
+ * period a target needs (`adaptivePeriodMs`): its next slot is the new period after the slot just probed. When a slot comes while the previous probe of the target is still
  * running or waiting for a concurrency slot, that slot is skipped: at most one probe per target at a time.
  *
  * Cost: every target's next slot sits in one min-heap and a single timer is armed for the earliest. Wake-ups
@@ -16,6 +17,8 @@
  * hold only its share of the slots, so one group's hanging probes cannot delay another group's (ADR 0016; the
  * policy is in `internal/fair-queue.ts`).
  */
+
+import { adaptivePeriodMs } from "./adaptive-period.js";
 import { type MonotonicClock, monotonicClock, type TimerHandle } from "./clock.js";
 import { type DueItem, DueQueue } from "./internal/due-queue.js";
 import { type FairItem, type FairLinks, FairQueue, fairLinks } from "./internal/fair-queue.js";
@@ -34,6 +37,10 @@ export interface ScheduledTarget<P = unknown> {
   /** Delay before the first probe, counted from `upsert` (callers subtract time already elapsed). */
   initialDelayMs: number;
   periodMs: number;
+  /** Period while the result is changing (between thresholds); default `periodMs` (ADR 0037). */
+  transitionPeriodMs?: number;
+  /** Period while the target is down (failing after it passed); default `periodMs` (ADR 0037). */
+  downPeriodMs?: number;
   successThreshold: number;
   failureThreshold: number;
   /**
@@ -103,6 +110,10 @@ const DEFAULT_TICK_MS = 10;
 interface Entry<P> extends FairItem<Entry<P>> {
   target: ScheduledTarget<P>;
   state: ThresholdState;
+  /** The period its slots are on now (`adaptivePeriodMs`). */
+  periodMs: number;
+  /** It has been passing at some point (a seed counts): only then is failing "down". */
+  everPassed: boolean;
   lastResult?: ProbeResult<string>;
   /** Bumped when the entry is re-armed, so its older slot still in the heap is recognised and dropped. */
   generation: number;
@@ -151,24 +162,34 @@ export class ProbeScheduler<P = unknown> {
   /** Adds a target, or replaces the one with the same id keeping its threshold state and last result. */
   upsert(target: ScheduledTarget<P>): void {
     if (this.#stopped) return;
-    if (!(target.periodMs > 0)) throw new RangeError(`target ${target.id}: periodMs must be > 0`);
+    for (const key of ["periodMs", "transitionPeriodMs", "downPeriodMs"] as const) {
+      const value = target[key];
+      if (value !== undefined && !(value > 0))
+        throw new RangeError(`target ${target.id}: ${key} must be > 0`);
+    }
     const now = this.#clock.now();
     const existing = this.#entries.get(target.id);
     if (existing) {
-      const periodChanged = existing.target.periodMs !== target.periodMs;
       const groupChanged = existing.target.group !== target.group;
       existing.target = target;
+      const period = adaptivePeriodMs(target, existing.state, existing.everPassed);
+      const periodChanged = period !== existing.periodMs;
+      existing.periodMs = period;
       if (groupChanged && existing.fair.state === "waiting") {
         // A running probe stays counted in its old group until it ends; a waiting one moves now.
         this.#queue.delete(existing);
         this.#queue.push(existing, target.group ?? "");
       }
-      if (periodChanged) this.#arm(existing, now + this.#random() * target.periodMs);
+      if (periodChanged) this.#arm(existing, now + this.#random() * period);
       return;
     }
+    const state = target.seed ? seededThresholdState(target.seed.passing) : initialThresholdState();
+    const everPassed = state.passing;
     const entry: Entry<P> = {
       target,
-      state: target.seed ? seededThresholdState(target.seed.passing) : initialThresholdState(),
+      state,
+      periodMs: adaptivePeriodMs(target, state, everPassed),
+      everPassed,
       generation: 0,
       removed: false,
       queuedAt: undefined,
@@ -177,7 +198,7 @@ export class ProbeScheduler<P = unknown> {
     };
     this.#entries.set(target.id, entry);
     if (target.seed) this.#opts.results?.set(target.id, target.seed);
-    this.#arm(entry, now + Math.max(0, target.initialDelayMs) + this.#random() * target.periodMs);
+    this.#arm(entry, now + Math.max(0, target.initialDelayMs) + this.#random() * entry.periodMs);
   }
 
   /**
@@ -282,6 +303,8 @@ export class ProbeScheduler<P = unknown> {
     const before = entry.state;
     entry.state = nextThresholdState(before, result.ok, entry.target);
     entry.lastResult = result;
+    entry.everPassed ||= entry.state.passing;
+    this.#adapt(entry, scheduledAt ?? startedAt);
     const { id } = entry.target;
     try {
       this.#opts.results?.record(id, entry.state.passing, result);
@@ -294,6 +317,17 @@ export class ProbeScheduler<P = unknown> {
       this.#pump();
     }
     return true;
+  }
+
+  /**
+   * Moves `entry` to the period its new state asks for (ADR 0037): the next slot is that period after the slot just
+   * probed (now, if that has passed), so a changing target is probed again soon and a down one less often.
+   */
+  #adapt(entry: Entry<P>, probedSlot: number): void {
+    const period = adaptivePeriodMs(entry.target, entry.state, entry.everPassed);
+    if (period === entry.periodMs) return;
+    entry.periodMs = period;
+    this.#arm(entry, Math.max(this.#clock.now(), probedSlot + period));
   }
 
   /** Puts `entry`'s next slot at `at`, replacing any earlier one, and wakes up in time for it. */
@@ -332,7 +366,7 @@ export class ProbeScheduler<P = unknown> {
       const { entry } = slot;
       if (slot.generation !== entry.generation || entry.removed) continue;
       const scheduledAt = slot.at;
-      slot.at = scheduledAt + entry.target.periodMs;
+      slot.at = scheduledAt + entry.periodMs;
       this.#slots.push(slot);
       if (entry.fair.state !== "idle") continue; // previous probe still running or waiting: skip
       entry.queuedAt = scheduledAt;

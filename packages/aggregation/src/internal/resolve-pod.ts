@@ -137,7 +137,8 @@ export function resolvedTargetId(
   address: string,
   resolved: ResolvedProbe,
 ): string {
-  const { initialDelaySeconds, periodSeconds } = swh.spec.healthcheck;
+  const { initialDelaySeconds, periodSeconds, transitionPeriodSeconds, downPeriodSeconds } =
+    swh.spec.healthcheck;
   return probeTargetId({
     address,
     port: resolved.port,
@@ -145,5 +146,7 @@ export function resolvedTargetId(
     probe: resolved.probe,
     initialDelaySeconds,
     periodSeconds,
+    ...(transitionPeriodSeconds === undefined ? {} : { transitionPeriodSeconds }),
+    ...(downPeriodSeconds === undefined ? {} : { downPeriodSeconds }),
   });
 }

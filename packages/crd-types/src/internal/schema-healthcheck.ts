@@ -292,6 +292,22 @@ export const healthcheckSchema: SchemaNode = {
       default: DEFAULT_PERIOD_SECONDS,
       description: "Seconds between two probes of one target.",
     },
+    transitionPeriodSeconds: {
+      type: "integer",
+      format: "int32",
+      minimum: 1,
+      maximum: MAX_SECONDS,
+      description:
+        "Seconds between two probes of a target while its result is changing (between thresholds); missing: periodSeconds.",
+    },
+    downPeriodSeconds: {
+      type: "integer",
+      format: "int32",
+      minimum: 1,
+      maximum: MAX_SECONDS,
+      description:
+        "Seconds between two probes of a target that is down (failing after it passed); missing: periodSeconds.",
+    },
     failOpen: {
       type: "object",
       description:
@@ -325,6 +341,18 @@ export const healthcheckSchema: SchemaNode = {
           (p) => (p.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) <= (h.periodSeconds ?? DEFAULT_PERIOD_SECONDS),
         ),
       ".probes",
+    ),
+    ...(["transitionPeriodSeconds", "downPeriodSeconds"] as const).map((field) =>
+      celRule<HealthcheckSpec>(
+        `!has(self.${field}) || !has(self.probes) || self.probes.all(p, (has(p.timeoutSeconds) ? p.timeoutSeconds : ${DEFAULT_TIMEOUT_SECONDS}) <= self.${field})`,
+        `probes[].timeoutSeconds must be at most ${field}: a probe must end before the next probe of its target is due`,
+        (h) =>
+          h[field] === undefined ||
+          (h.probes ?? []).every(
+            (p) => (p.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) <= (h[field] as number),
+          ),
+        `.${field}`,
+      ),
     ),
   ],
 };

@@ -129,6 +129,30 @@ export const INVALID_CASES: readonly InvalidCase[] = [
     field: `${probe0}.http.body.contains`,
     manifest: swh(withProbe(httpProbe(80, { body: { contains: "I am $(POD)" } }))),
   },
+  {
+    name: "a probe timeout longer than transitionPeriodSeconds",
+    field: "spec.healthcheck.transitionPeriodSeconds",
+    manifest: swh(
+      aSpec({ healthcheck: { transitionPeriodSeconds: 1, probes: [tcpProbe(8080, { timeoutSeconds: 2 })] } }),
+    ),
+  },
+  {
+    name: "downPeriodSeconds 0",
+    field: "spec.healthcheck.downPeriodSeconds",
+    manifest: swh(aSpec({ healthcheck: { downPeriodSeconds: 0, probes: [tcpProbe(8080)] } })),
+  },
+  {
+    name: "failOpen healthyBelowPercent 0",
+    field: "spec.healthcheck.failOpen.healthyBelowPercent",
+    manifest: swh(aSpec({ healthcheck: { failOpen: { healthyBelowPercent: 0 }, probes: [tcpProbe(8080)] } })),
+  },
+  {
+    name: "failOpen healthyBelowPercent 101",
+    field: "spec.healthcheck.failOpen.healthyBelowPercent",
+    manifest: swh(
+      aSpec({ healthcheck: { failOpen: { healthyBelowPercent: 101 }, probes: [tcpProbe(8080)] } }),
+    ),
+  },
   { name: "missing mode", field: `${probe0}.mode`, manifest: swh(withProbe({ tcp: { targetPort: 53 } })) },
   { name: "probe port 0", field: `${probe0}.tcp.targetPort`, manifest: swh(withProbe(tcpProbe(0))) },
   { name: "probe port 65536", field: `${probe0}.tcp.targetPort`, manifest: swh(withProbe(tcpProbe(65536))) },
