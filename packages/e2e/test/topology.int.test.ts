@@ -295,26 +295,21 @@ describe("traffic policies", () => {
     await b.web.setHealthy(true);
   });
 
-  it("externalTrafficPolicy Local (NodePort): a node's port reaches only that node's endpoints, and none when they fail", async () => {
+  it("externalTrafficPolicy Local (NodePort): kube-proxy's local chain of a node holds only that node's endpoints, none once they fail", async () => {
+    // Judged by kube-proxy's rules, not by requests: every address of this network namespace is local to the
+    // node, and kube-proxy sends NodePort traffic from a local source cluster-wide by design (so that a node can
+    // reach its own NodePorts), so a client here cannot show the external path.
     const { namespace, service, pods } = await webWorld(76, {
       type: "NodePort",
       externalTrafficPolicy: "Local",
     });
     const [, b] = pods as [WebPod, WebPod];
-    const nodePort = service.spec?.ports?.[0]?.nodePort ?? 0;
-    expect(nodePort).toBeGreaterThan(0);
+    expect(service.spec?.ports?.[0]?.nodePort ?? 0).toBeGreaterThan(0);
     await proxyOn(ZONE_B);
     await routedTo(namespace, [b], "local");
-    const local = await countHttp(ZONE_B.address, nodePort, N);
-    console.log(`externalTrafficPolicy Local, ${ZONE_B.name}:${nodePort}: ${formatCount(local)}`);
-    expect(local).toMatchObject({ failed: 0, byPod: { [b.name]: N } });
-
     await b.web.setHealthy(false);
     await routedTo(namespace, [], "local");
-    const none = await countHttp(ZONE_B.address, nodePort, 10);
-    console.log(`externalTrafficPolicy Local, ${b.name} failing: ${formatCount(none)}`);
-    expect(none.byPod).toEqual({});
-    expect(none.failed).toBe(10);
     await b.web.setHealthy(true);
+    await routedTo(namespace, [b], "local");
   });
 });
