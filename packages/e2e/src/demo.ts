@@ -3,7 +3,8 @@
  * CRD and the chart's RBAC, runs two controller replicas and one agent per node as real processes with their own
  * ServiceAccounts, starts real backends on pod addresses, applies the example SWHs, plays a scripted scenario
  * (backends failing and recovering) while printing the per-port endpoint table and, beside it, where real requests
- * to each SWH's ClusterIP land (a real kube-proxy in the namespace routes them), and ends with a summary.
+ * to each SWH's ClusterIP land (a real kube-proxy in the namespace routes them), drains a pod by its annotation,
+ * shows topology hints keeping a client in its zone (`demo-hints.ts`), and ends with a summary.
  * `--keep` leaves everything running until Ctrl-C and prints how to use kubectl against it.
  * Run through `./scripts/run demo` (it provides the network namespace and the binaries).
  */
@@ -21,6 +22,7 @@ import {
   waitFor,
 } from "@swh/testenv";
 import { type BalancerPort, measureBalancers, renderBalancerTraffic } from "./balancer-traffic.js";
+import { showTopologyHints } from "./demo-hints.js";
 import { createMailWorld, drainByAnnotation, MAIL_NODES, type MailPod, mailScenario } from "./mail-world.js";
 import { installProduct, Product } from "./product.js";
 import { runScenario } from "./scenario.js";
@@ -78,14 +80,19 @@ async function main(): Promise<number> {
       },
     );
 
+    const hinted = await showTopologyHints(cluster, proxy, NAMESPACE, pods, { requests: REQUESTS, say });
+
     say("\n== summary");
     for (const o of outcomes)
       say(`${o.converged ? "ok  " : "FAIL"} ${(o.elapsedMs / 1000).toFixed(1).padStart(5)} s  ${o.title}`);
+    say(
+      `${hinted ? "ok  " : "FAIL"}          topology hints keep traffic in the client's zone, and fall back`,
+    );
     say("");
     say(await swhTable(cluster.kubeConfig));
     say(`\nlogs of the apps: ${product.logDir}`);
     say(`demo took ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    const ok = outcomes.every((o) => o.converged);
+    const ok = hinted && outcomes.every((o) => o.converged);
 
     if (keep) {
       const kubeconfig = join(product.logDir, "admin.kubeconfig");
@@ -140,14 +147,14 @@ async function swhTable(kc: KubeConfig): Promise<string> {
   })) as {
     items: ServiceWithHealthchecks[];
   };
-  const lines = ["NAME   CLUSTER-IP     READY-CONDITION  PORTS (ready/total)"];
+  const lines = ["NAME     CLUSTER-IP     READY-CONDITION  PORTS (ready/total)"];
   for (const swh of list.items) {
     const ready = swh.status?.conditions?.find((c) => c.type === "Ready");
     const ports = (swh.status?.ports ?? [])
       .map((p) => `${p.name ?? p.port}:${p.readyEndpoints}/${p.totalEndpoints}`)
       .join(" ");
     lines.push(
-      `${(swh.metadata.name ?? "").padEnd(6)} ${(swh.status?.clusterIP ?? "-").padEnd(14)} ${(ready?.status ?? "-").padEnd(16)} ${ports}`,
+      `${(swh.metadata.name ?? "").padEnd(8)} ${(swh.status?.clusterIP ?? "-").padEnd(14)} ${(ready?.status ?? "-").padEnd(16)} ${ports}`,
     );
   }
   return lines.join("\n");

@@ -87,6 +87,15 @@ const body: SchemaNode = {
   ],
 };
 
+/** A header's name in `httpHeaders` and `responseHeaders`. */
+const headerName: SchemaNode = {
+  type: "string",
+  minLength: 1,
+  maxLength: 256,
+  pattern: HTTP_TOKEN,
+  description: "Header name (an HTTP token).",
+};
+
 const http: SchemaNode = {
   type: "object",
   required: ["targetPort"],
@@ -117,13 +126,7 @@ const http: SchemaNode = {
         type: "object",
         required: ["name", "value"],
         properties: {
-          name: {
-            type: "string",
-            minLength: 1,
-            maxLength: 256,
-            pattern: HTTP_TOKEN,
-            description: "Header name (an HTTP token).",
-          },
+          name: headerName,
           value: { type: "string", maxLength: 4096, description: "Header value." },
         },
       },
@@ -137,13 +140,7 @@ const http: SchemaNode = {
         type: "object",
         required: ["name", "value"],
         properties: {
-          name: {
-            type: "string",
-            minLength: 1,
-            maxLength: 256,
-            pattern: HTTP_TOKEN,
-            description: "Header name (an HTTP token).",
-          },
+          name: headerName,
           value: identityText("http.responseHeaders[].value", "The value the header must have.", 0),
         },
       },

@@ -1,6 +1,7 @@
 /**
- * Identity checks end to end (ADR 0036): an HTTP probe that requires the pod's own name in a response header,
- * probed by a real agent on a real API server. A pod IP recycled for a new pod while the old workload still
+ * HTTP expectations end to end: an SWH whose HTTP probe expects a body substring (issue 19), or the pod's own name
+ * in a response header (ADR 0036), probed by a real agent against a real backend, and the verdict with its own
+ * reason on the EndpointSlice the agent writes. A pod IP recycled for a new pod while the old workload still
  * answers on it must not publish the new pod as ready: the answer names the predecessor.
  */
 import { createNode, createPod, type TestCluster, testCluster, waitFor } from "@swh/testenv";
@@ -26,6 +27,50 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe("HTTP body match", () => {
+  it("takes a pod out with reason HTTPBody while its body lacks the expected text, and back when it has it", async () => {
+    const namespace = await cluster.createNamespace("http-body");
+    const node = `n-${namespace}`;
+    await createNode(cluster.kubeConfig, { name: node });
+    const address = "10.244.98.5";
+    const backend = await startBackend(address, 8080);
+    cleanups.push(() => backend.close());
+    backend.bodies.set("/healthz", '{"status":"UP"}');
+    await createPod(cluster.kubeConfig, { name: "a", namespace, node, ips: [address], labels: { app: "x" } });
+    await admin.createSwh(namespace, "web", {
+      selector: { app: "x" },
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+      healthcheck: {
+        initialDelaySeconds: 0,
+        periodSeconds: 1,
+        probes: [
+          {
+            mode: "HTTP",
+            timeoutSeconds: 1,
+            failureThreshold: 1,
+            http: { targetPort: 8080, path: "/healthz", body: { contains: '"UP"' } },
+          },
+        ],
+      },
+    });
+    const agent = await startAgent((await agentKubeConfig(cluster)).kubeConfig, node);
+    cleanups.push(() => agent.stop());
+    const endpoint = async () => published(await admin.slices(namespace), "web", 8080, address);
+
+    await waitFor("the pod published ready", async () => (await endpoint())?.ready);
+    // Still 200: only the body says the application is down.
+    backend.bodies.set("/healthz", '{"status":"DOWN"}');
+    await waitFor(
+      "the pod not ready with reason HTTPBody",
+      async () => (await endpoint())?.reason === "HTTPBody",
+    );
+    expect(await endpoint()).toMatchObject({ ready: false, reason: "HTTPBody" });
+    backend.bodies.set("/healthz", '{"status":"UP"}');
+    await waitFor("the pod ready again", async () => (await endpoint())?.ready);
+    expect((await endpoint())?.reason).toBeUndefined();
+  });
 });
 
 describe("identity check", () => {
