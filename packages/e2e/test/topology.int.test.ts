@@ -17,6 +17,7 @@ import {
   forceDeletePod,
   type KubeProxy,
   startKubeProxy,
+  startOutsideClient,
   type TestCluster,
   testCluster,
   waitFor,
@@ -295,21 +296,33 @@ describe("traffic policies", () => {
     await b.web.setHealthy(true);
   });
 
-  it("externalTrafficPolicy Local (NodePort): kube-proxy's local chain of a node holds only that node's endpoints, none once they fail", async () => {
-    // Judged by kube-proxy's rules, not by requests: every address of this network namespace is local to the
-    // node, and kube-proxy sends NodePort traffic from a local source cluster-wide by design (so that a node can
-    // reach its own NodePorts), so a client here cannot show the external path.
+  it("externalTrafficPolicy Local (NodePort): a client outside the node reaches only that node's pod, none once it fails", async () => {
     const { namespace, service, pods } = await webWorld(76, {
       type: "NodePort",
       externalTrafficPolicy: "Local",
     });
     const [, b] = pods as [WebPod, WebPod];
-    expect(service.spec?.ports?.[0]?.nodePort ?? 0).toBeGreaterThan(0);
+    const nodePort = service.spec?.ports?.[0]?.nodePort ?? 0;
+    expect(nodePort).toBeGreaterThan(0);
     await proxyOn(ZONE_B);
     await routedTo(namespace, [b], "local");
-    await b.web.setHealthy(false);
-    await routedTo(namespace, [], "local");
-    await b.web.setHealthy(true);
-    await routedTo(namespace, [b], "local");
+    // From outside the node: kube-proxy sends NodePort traffic from the node itself cluster-wide by design.
+    const client = await startOutsideClient();
+    try {
+      const local = await client.countHttp(ZONE_B.address, nodePort, N);
+      console.log(
+        `externalTrafficPolicy Local, ${client.address} → ${ZONE_B.name}:${nodePort}: ${JSON.stringify(local)}`,
+      );
+      expect(local).toEqual({ byPod: { [b.name]: N }, failed: 0 });
+
+      await b.web.setHealthy(false);
+      await routedTo(namespace, [], "local");
+      const none = await client.countHttp(ZONE_B.address, nodePort, 10);
+      console.log(`externalTrafficPolicy Local, ${b.name} failing: ${JSON.stringify(none)}`);
+      expect(none).toEqual({ byPod: {}, failed: 10 });
+    } finally {
+      await client.stop();
+      await b.web.setHealthy(true);
+    }
   });
 });

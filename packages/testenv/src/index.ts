@@ -16,6 +16,12 @@ export { type ClusterEndpoint, kubeConfigForToken, kubeconfigYaml } from "./kube
 export { type CertificateAuthority, type CertKeyPair, type IssueOptions, makeCa } from "./make-ca.js";
 export { createNode, deleteNode, type NodeSpecLite, setNodeReady, ZONE_LABEL } from "./nodes.js";
 export {
+  OUTSIDE_CLIENT_ADDRESS,
+  type OutsideClient,
+  type OutsideCount,
+  startOutsideClient,
+} from "./outside-client.js";
+export {
   annotatePod,
   applyReadinessGates,
   createPod,
