@@ -14,6 +14,7 @@
  * not ready.
  */
 import { CONFIGURATION_FAILURE_REASONS, DRAINED_REASON, type FailOpenSpec } from "@swh/crd-types";
+import { compareStrings } from "./select-pods.js";
 
 /** Failure reasons that are no check verdict: fail-open neither counts nor publishes them. */
 const NOT_A_VERDICT: ReadonlySet<string> = new Set<string>([
@@ -79,5 +80,5 @@ export function failOpenVerdict(
       if (failing === 0) return false;
       return threshold === undefined ? passing === 0 : passing * 100 < threshold * judged;
     })
-    .sort((a, b) => (a.portName < b.portName ? -1 : a.portName > b.portName ? 1 : 0));
+    .sort((a, b) => compareStrings(a.portName, b.portName));
 }
