@@ -133,7 +133,9 @@ async function routedTo(namespace: string, pods: readonly WebPod[], policy?: "lo
     `kube-proxy (${proxy?.node}) routes ${namespace}/web:http${policy ? " (local)" : ""} to ${want.join(", ") || "nothing"}`,
     async () => {
       const routed = proxy?.routedEndpoints({ namespace, name: "web", port: "http", policy }) ?? [];
-      return routed.join(" ") === want.join(" ") || undefined;
+      if (routed.join(" ") === want.join(" ")) return true;
+      // What a timeout reports: the rules as they are and the hints kube-proxy was given.
+      throw new Error(`routed to [${routed.join(", ")}]; slices: ${await describeSlices(namespace)}`);
     },
   );
 }
@@ -153,6 +155,23 @@ async function hintsByPod(namespace: string): Promise<Record<string, string>> {
     }
   }
   return hints;
+}
+
+/** Each slice of the SWH with its endpoints' addresses, readiness and hints: what kube-proxy is given. */
+async function describeSlices(namespace: string): Promise<string> {
+  const slices = await cluster.kubeConfig.makeApiClient(DiscoveryV1Api).listNamespacedEndpointSlice({
+    namespace,
+    labelSelector: "kubernetes.io/service-name=web",
+  });
+  return slices.items
+    .map((slice) => {
+      const endpoints = (slice.endpoints ?? []).map((e) => {
+        const zones = e.hints?.forZones?.map((z) => z.name).join(",") ?? "-";
+        return `${e.addresses.join(",")} ready=${e.conditions?.ready} zones=${zones}`;
+      });
+      return `${slice.metadata?.name}@${slice.metadata?.resourceVersion} [${endpoints.join("; ")}]`;
+    })
+    .join(" | ");
 }
 
 async function waitForHints(namespace: string, want: Record<string, string>): Promise<void> {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, kube-controller-manager, kube-proxy and etcd from the Go module proxy into a
+# Builds kube-apiserver, kube-controller-manager, kube-proxy, kube-scheduler, kubelet and etcd from the Go module proxy into a
 # version-keyed cache outside the repository. Builds only the binaries that are missing, so it is a
 # no-op when all are there (and adding a binary to the list does not rebuild the others).
 #
@@ -19,7 +19,7 @@ BIN_DIR="$CACHE_ROOT/k8s-$K8S_VERSION-etcd-$ETCD_VERSION/bin"
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
 
-K8S_COMMANDS=(kube-apiserver kube-controller-manager kube-proxy)
+K8S_COMMANDS=(kube-apiserver kube-controller-manager kube-proxy kube-scheduler kubelet)
 missing_k8s=()
 for cmd in "${K8S_COMMANDS[@]}"; do [[ -x "$BIN_DIR/$cmd" ]] || missing_k8s+=("$cmd"); done
 need_etcd=0
