@@ -8,6 +8,12 @@ export {
   measureBalancers,
   renderBalancerTraffic,
 } from "./balancer-traffic.js";
+export {
+  type BusyboxWebOptions,
+  busyboxWebDeployment,
+  HEALTHZ_FILE,
+  WEB_CONTAINER,
+} from "./busybox-web.js";
 export { type EndpointRow, endpointRows, renderEndpointTable, tableSignature } from "./endpoint-table.js";
 export { freePort } from "./free-port.js";
 export {
@@ -27,6 +33,7 @@ export {
   Product,
   type ProductOptions,
 } from "./product.js";
+export { buildProductImages } from "./product-images.js";
 export { parsePromText, type Sample, sumSamples } from "./prom-text.js";
 export { grantedPermissions, type MeasuredUse, measuredUse, unusedPermissions } from "./rbac-usage.js";
 export { readSwh } from "./read-swh.js";

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { TestCluster } from "./test-cluster.js";
 
 const DEPLOY_DIR = fileURLToPath(new URL("../../../deploy/", import.meta.url));
-/** Release and namespace of deploy/manifests (deploy/scripts/render-manifests.sh). */
+/** Release and namespace of deploy/manifests (deploy/scripts/render-manifests.sh) and of {@link installChart}. */
 const RELEASE = "swh";
 const NAMESPACE = "swh-system";
 const KUBE_VERSION = "1.35.4";
@@ -43,6 +43,36 @@ export async function enableCredentialsNamespaces(
       showOnly: ["templates/rbac-agent-credentials.yaml"],
     }),
   );
+}
+
+/**
+ * `helm install` of deploy/chart as release `swh` into `swh-system`, as an operator installs it, with `--set`
+ * values; waits (helm `--wait`) until its Deployment and DaemonSet are ready. For a cluster with a real node.
+ */
+export function installChart(
+  cluster: TestCluster,
+  opts: { set?: readonly string[]; timeout?: string } = {},
+): string {
+  const args = [
+    "install",
+    RELEASE,
+    `${DEPLOY_DIR}chart`,
+    "--namespace",
+    NAMESPACE,
+    "--create-namespace",
+    "--kubeconfig",
+    cluster.info.adminKubeconfigPath,
+    "--wait",
+    "--timeout",
+    opts.timeout ?? "3m",
+  ];
+  for (const value of opts.set ?? []) args.push("--set", value);
+  try {
+    return execFileSync(helmPath(), args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    const stderr = String((error as { stderr?: Buffer | string }).stderr ?? "").trim();
+    throw new Error(`helm install failed: ${stderr || String(error)}`, { cause: error });
+  }
 }
 
 function helmPath(): string {

@@ -46,7 +46,38 @@ export interface StartControlPlaneOptions {
   keepWorkDir?: boolean;
   /** Write an audit log of these ServiceAccounts' requests (`ControlPlaneInfo.auditLogPath`). Default: none. */
   auditLog?: AuditLogOptions;
+  /**
+   * Serve a real kubelet (`startRealNodeCluster`): listen on every address, advertise `address` (the node's, so
+   * the `kubernetes` Service reaches the apiserver from pods), accept client certificates signed by `clientCaPem`,
+   * authorize with Node + RBAC, keep ServiceAccount admission on (pods get projected tokens), add NodeRestriction,
+   * and run the kube-controller-manager controllers Deployments and DaemonSets need. Default: none (API objects
+   * only, ServiceAccount admission off).
+   */
+  node?: NodeServingOptions;
 }
+
+/** What kube-apiserver needs to serve a real kubelet: see {@link StartControlPlaneOptions.node}. */
+export interface NodeServingOptions {
+  /** The node's IPv4 address (local to the network namespace by the time pods start). */
+  address: string;
+  /** CA of the kubelet's client certificate (`system:node:<name>`). */
+  clientCaPem: string;
+  /** Client certificate and key (signed by `clientCaPem`'s CA) the apiserver shows the kubelet for logs and exec. */
+  kubeletClient: { certPem: string; keyPem: string };
+}
+
+/** The controllers a real node needs besides the garbage collector and namespace controllers. */
+const NODE_CONTROLLERS = [
+  "serviceaccount-controller",
+  "serviceaccount-token-controller",
+  "root-ca-certificate-publisher-controller",
+  "deployment-controller",
+  "replicaset-controller",
+  "daemonset-controller",
+  "disruption-controller",
+  "endpointslice-controller",
+  "node-lifecycle-controller",
+] as const;
 
 /**
  * Pod addresses live in 10.244.0.0/16; the apiserver needs a non-loopback address to advertise. It
@@ -101,6 +132,7 @@ export async function startControlPlane(opts: StartControlPlaneOptions = {}): Pr
       opts.controllerManager ?? true,
       opts.auditLog,
       opts.extraControllers ?? [],
+      opts.node,
     );
     return { ...info, stop };
   } catch (error) {
@@ -118,6 +150,7 @@ async function startProcesses(
   withControllerManager: boolean,
   auditLog: AuditLogOptions | undefined,
   extraControllers: readonly string[],
+  node: NodeServingOptions | undefined,
 ): Promise<ControlPlaneInfo> {
   const logs = join(workDir, "logs");
   mkdirSync(logs);
@@ -169,8 +202,17 @@ async function startProcesses(
   const ca = makeCa("swh-test-apiserver-ca");
   const serving = ca.issue({
     commonName: "kube-apiserver",
-    altNames: ["127.0.0.1", "localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"],
+    altNames: [
+      "127.0.0.1",
+      "localhost",
+      "kubernetes",
+      "kubernetes.default",
+      "kubernetes.default.svc",
+      // Pods reach the apiserver at the first Service address, through kube-proxy, or at the node's.
+      ...(node ? [node.address, ...SERVICE_CIDRS.map(firstServiceAddress)] : []),
+    ],
   });
+  writeFileSync(join(pki, "ca.crt"), ca.certPem);
   writeFileSync(join(pki, "apiserver.crt"), serving.certPem);
   writeFileSync(join(pki, "apiserver.key"), serving.keyPem, { mode: 0o600 });
   const server = `https://127.0.0.1:${apiPort}`;
@@ -181,19 +223,17 @@ async function startProcesses(
     command: join(binDir, "kube-apiserver"),
     args: [
       `--etcd-servers=${etcdUrl}`,
-      "--bind-address=127.0.0.1",
+      `--bind-address=${node ? "0.0.0.0" : "127.0.0.1"}`,
       `--secure-port=${apiPort}`,
-      `--advertise-address=${ADVERTISE_ADDRESS}`,
+      `--advertise-address=${node?.address ?? ADVERTISE_ADDRESS}`,
       `--tls-cert-file=${join(pki, "apiserver.crt")}`,
       `--tls-private-key-file=${join(pki, "apiserver.key")}`,
       `--service-cluster-ip-range=${SERVICE_CIDRS.join(",")}`,
       `--service-account-issuer=${server}`,
       `--service-account-key-file=${join(pki, "sa.key")}`,
       `--service-account-signing-key-file=${join(pki, "sa.key")}`,
-      "--authorization-mode=RBAC",
       `--token-auth-file=${join(pki, "tokens.csv")}`,
-      "--disable-admission-plugins=ServiceAccount",
-      "--endpoint-reconciler-type=none",
+      ...(node ? nodeApiServerArgs(pki, node) : nodelessApiServerArgs),
       "--allow-privileged=true",
       "--profiling=false",
       ...(audit?.args ?? []),
@@ -227,10 +267,16 @@ async function startProcesses(
       command: join(binDir, "kube-controller-manager"),
       args: [
         `--kubeconfig=${adminKubeconfigPath}`,
-        `--controllers=${["garbage-collector-controller", "namespace-controller", ...extraControllers].join(",")}`,
+        `--controllers=${["garbage-collector-controller", "namespace-controller", ...(node ? NODE_CONTROLLERS : []), ...extraControllers].join(",")}`,
         "--leader-elect=false",
         "--secure-port=0",
         "--use-service-account-credentials=false",
+        ...(node
+          ? [
+              `--root-ca-file=${join(pki, "ca.crt")}`,
+              `--service-account-private-key-file=${join(pki, "sa.key")}`,
+            ]
+          : []),
       ],
     };
     // Restarts (a second or more from now) update the state file written below.
@@ -279,6 +325,36 @@ function superviseControllerManager(
 }
 
 const MAX_CONTROLLER_MANAGER_RESTARTS = 5;
+
+/** Without a kubelet: RBAC only, no ServiceAccount admission (pods are API objects), no `kubernetes` endpoints. */
+const nodelessApiServerArgs = [
+  "--authorization-mode=RBAC",
+  "--disable-admission-plugins=ServiceAccount",
+  "--endpoint-reconciler-type=none",
+] as const;
+
+/** With a kubelet: see {@link StartControlPlaneOptions.node}. */
+function nodeApiServerArgs(pki: string, node: NodeServingOptions): string[] {
+  writeFileSync(join(pki, "client-ca.crt"), node.clientCaPem);
+  writeFileSync(join(pki, "kubelet-client.crt"), node.kubeletClient.certPem);
+  writeFileSync(join(pki, "kubelet-client.key"), node.kubeletClient.keyPem, { mode: 0o600 });
+  return [
+    "--authorization-mode=Node,RBAC",
+    `--client-ca-file=${join(pki, "client-ca.crt")}`,
+    "--enable-admission-plugins=NodeRestriction",
+    "--endpoint-reconciler-type=lease",
+    // The node's name does not resolve (no DNS): logs and exec go to its InternalIP.
+    "--kubelet-preferred-address-types=InternalIP,Hostname",
+    `--kubelet-client-certificate=${join(pki, "kubelet-client.crt")}`,
+    `--kubelet-client-key=${join(pki, "kubelet-client.key")}`,
+  ];
+}
+
+/** The first address of a Service CIDR: the `kubernetes` Service's ClusterIP in that family. */
+function firstServiceAddress(cidr: string): string {
+  const base = cidr.split("/")[0] ?? "";
+  return base.includes(":") ? `${base}1` : base.replace(/\.0$/, ".1");
+}
 
 /** Pids to kill, in start order; the apiserver's comes from the state file (a restart changes it). */
 function currentPids(statePath: string, started: readonly ManagedProcess[]): number[] {

@@ -17,7 +17,7 @@ import type { TestCluster } from "./test-cluster.js";
 /** The Service CIDRs of the test control plane (kube-apiserver's `--service-cluster-ip-range`). */
 export const SERVICE_CIDRS = ["10.96.0.0/16", "fd00:10:96::/112"] as const;
 /** Pod addresses (local in the network namespace); traffic from elsewhere is masqueraded, as on a node. */
-const CLUSTER_CIDRS = "10.244.0.0/16,fd00:10:244::/64";
+const CLUSTER_CIDRS = ["10.244.0.0/16", "fd00:10:244::/64"] as const;
 /** Namespace and name of the ServiceAccount every kube-proxy acts as. */
 const IDENTITY = { namespace: "kube-system", name: "kube-proxy" } as const;
 const READY_TIMEOUT_MS = 30_000;
@@ -33,6 +33,11 @@ export interface StartKubeProxyOptions {
    * kube-proxy's own default. Part of what a user waits for after an endpoint changes.
    */
   minSyncPeriod?: string;
+  /**
+   * Pod CIDRs (`clusterCIDR`): traffic to a Service from anywhere else is masqueraded. Default 10.244.0.0/16 and
+   * fd00:10:244::/64, the simulated pods' addresses; a real node gives its CNI's pod subnet. One CIDR per IP family.
+   */
+  clusterCidrs?: readonly string[];
 }
 
 /** A running kube-proxy; `stop()` kills it and removes the rules it programmed. */
@@ -274,6 +279,7 @@ function configYaml(c: {
   node: string;
   mode: "iptables" | "nftables";
   minSyncPeriod?: string;
+  clusterCidrs?: readonly string[];
   kubeconfigPath: string;
   healthzPort: number;
   metricsPort: number;
@@ -285,7 +291,7 @@ function configYaml(c: {
     clientConnection: { kubeconfig: c.kubeconfigPath },
     hostnameOverride: c.node,
     mode: c.mode,
-    clusterCIDR: CLUSTER_CIDRS,
+    clusterCIDR: (c.clusterCidrs ?? CLUSTER_CIDRS).join(","),
     healthzBindAddress: `127.0.0.1:${c.healthzPort}`,
     metricsBindAddress: `127.0.0.1:${c.metricsPort}`,
     // conntrack sysctls are global (not per network namespace) and not writable here: leave them alone.

@@ -16,6 +16,8 @@ export interface IssueOptions {
   commonName: string;
   /** DNS names and IP addresses for the subjectAltName; the common name is added when it is one. */
   altNames?: string[];
+  /** Organizations (O=) of the subject: Kubernetes reads them as a client certificate's groups. */
+  organizations?: readonly string[];
   /** A client certificate (extendedKeyUsage clientAuth) instead of a server one (serverAuth). */
   client?: boolean;
   /** Validity in days, default 30. */
@@ -79,7 +81,10 @@ function issue(ca: CertKeyPair, opts: IssueOptions): CertKeyPair {
       "-key",
       join(dir, "leaf.key"),
       "-subj",
-      `/CN=${escapeDn(opts.commonName)}`,
+      [
+        ...(opts.organizations ?? []).map((o) => `/O=${escapeDn(o)}`),
+        `/CN=${escapeDn(opts.commonName)}`,
+      ].join(""),
       "-CA",
       join(dir, "ca.crt"),
       "-CAkey",
