@@ -25,6 +25,7 @@ export {
   mailBalancers,
   mailScenario,
 } from "./mail-world.js";
+export { podTable } from "./pod-table.js";
 export { type ProcStats, readProcStats } from "./proc-stats.js";
 export {
   INSTALL_NAMESPACE,

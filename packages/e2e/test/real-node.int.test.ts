@@ -22,6 +22,7 @@ import {
   countHttp,
   formatCount,
   HEALTHZ_FILE,
+  podTable,
   WEB_CONTAINER,
 } from "../src/index.js";
 
@@ -55,7 +56,7 @@ beforeAll(async () => {
   });
   timings.helmInstallMs = Date.now() - began;
   console.log(`real node: ${JSON.stringify(timings)}`);
-  console.log(await podTable());
+  console.log(await podTable(cluster.kubeConfig));
 
   namespace = await cluster.createNamespace("shop");
   await cluster.apply(
@@ -136,28 +137,6 @@ async function routedTo(service: string, pods: readonly V1Pod[]): Promise<void> 
     if (now.join(" ") === want.join(" ")) return true;
     throw new Error(`routed to [${now.join(", ")}]`);
   });
-}
-
-/** `kubectl get pods -A -o wide` in short: what the demo and the closing note show. */
-async function podTable(): Promise<string> {
-  const pods = await core.listPodForAllNamespaces();
-  const rows = pods.items.map((p) => {
-    const statuses = p.status?.containerStatuses ?? [];
-    const ready = `${statuses.filter((s) => s.ready).length}/${statuses.length}`;
-    const restarts = statuses.reduce((n, s) => n + s.restartCount, 0);
-    return [
-      p.metadata?.namespace,
-      p.metadata?.name,
-      ready,
-      p.status?.phase,
-      restarts,
-      p.status?.podIP,
-      p.spec?.nodeName,
-    ]
-      .map(String)
-      .join("  ");
-  });
-  return ["NAMESPACE  NAME  READY  STATUS  RESTARTS  IP  NODE", ...rows].join("\n");
 }
 
 async function systemPods(component: "controller" | "agent"): Promise<V1Pod[]> {
@@ -345,7 +324,7 @@ describe("the chart on a real node", () => {
     const load = await countHttp(loadIP, 80, 200);
     console.log(`load-b: ${formatCount(load)}`);
     expect(load.failed).toBe(0);
-    console.log(await podTable());
+    console.log(await podTable(cluster.kubeConfig));
     for (const pod of [...(await systemPods("controller")), ...(await systemPods("agent"))]) {
       for (const s of pod.status?.containerStatuses ?? []) {
         expect(s.restartCount, `${pod.metadata?.name} restarts`).toBe(0);

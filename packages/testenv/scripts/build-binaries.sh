@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, kube-controller-manager, kube-proxy, kube-scheduler, kubelet and etcd from the Go module proxy into a
-# version-keyed cache outside the repository. Builds only the binaries that are missing, so it is a
-# no-op when all are there (and adding a binary to the list does not rebuild the others).
+# Builds kube-apiserver, kube-controller-manager, kube-proxy and etcd (with --node also kube-scheduler and kubelet,
+# for the real node of startRealNodeCluster) from the Go module proxy into a version-keyed cache outside the
+# repository. Builds only the binaries that are missing, so it is a no-op when all are there (and adding a binary
+# to the list does not rebuild the others).
+#
+# Usage: build-binaries.sh [--node]
 #
 # Why from source: no release downloads are reachable here, only the Go module proxy.
 # `go install k8s.io/kubernetes/cmd/...` cannot work (staging modules at v0.0.0), so a small
@@ -19,7 +22,13 @@ BIN_DIR="$CACHE_ROOT/k8s-$K8S_VERSION-etcd-$ETCD_VERSION/bin"
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
 
-K8S_COMMANDS=(kube-apiserver kube-controller-manager kube-proxy kube-scheduler kubelet)
+K8S_COMMANDS=(kube-apiserver kube-controller-manager kube-proxy)
+for arg in "$@"; do
+  case "$arg" in
+    --node) K8S_COMMANDS+=(kube-scheduler kubelet) ;;
+    *) log "unknown argument: $arg"; exit 2 ;;
+  esac
+done
 missing_k8s=()
 for cmd in "${K8S_COMMANDS[@]}"; do [[ -x "$BIN_DIR/$cmd" ]] || missing_k8s+=("$cmd"); done
 need_etcd=0

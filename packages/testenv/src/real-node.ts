@@ -126,6 +126,13 @@ export async function startRealNodeCluster(opts: RealNodeClusterOptions = {}): P
     const loadImages = (images: readonly string[]) => importImages(runtime, images);
     loadImages([PAUSE_IMAGE, BUSYBOX_IMAGE, ...(opts.images ?? [])]);
     const binDir = controlPlane.binDir;
+    for (const bin of ["kubelet", "kube-scheduler"]) {
+      if (!existsSync(join(binDir, bin))) {
+        throw new Error(
+          `startRealNodeCluster: ${join(binDir, bin)} is missing (build-binaries.sh --node builds it)`,
+        );
+      }
+    }
     processes.push(
       startKubelet({
         dir: join(dir, "kubelet"),
