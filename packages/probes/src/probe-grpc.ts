@@ -137,10 +137,12 @@ export function probeGrpc(
         ALPNProtocols: ["h2"],
       });
       tlsSocket.once("connect", () => {
+        attempt.reached("connect");
         inTls = true;
         attempt.phase("in the TLS handshake");
       });
       tlsSocket.once("secureConnect", () => {
+        attempt.reached("tls");
         inTls = false;
         if (tlsSocket.alpnProtocol !== "h2")
           return attempt.finish(
@@ -153,7 +155,10 @@ export function probeGrpc(
       socket = tlsSocket;
     } else {
       socket = tcpConnect({ host: target.host, port: target.port });
-      socket.once("connect", call);
+      socket.once("connect", () => {
+        attempt.reached("connect");
+        call();
+      });
     }
     socket.on("error", fail);
 
@@ -210,6 +215,7 @@ export function probeGrpc(
       const chunks: Buffer[] = [];
       let bodyBytes = 0;
       stream.once("response", (headers: IncomingHttpHeaders) => {
+        attempt.reached("firstByte");
         const status = headers[h2.HTTP2_HEADER_STATUS];
         const contentType = headerText(headers[h2.HTTP2_HEADER_CONTENT_TYPE]);
         if (Number(status) !== 200 || !/^application\/grpc([+;]|$)/.test(contentType))

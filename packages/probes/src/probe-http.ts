@@ -147,16 +147,21 @@ export function probeHttp(
         ALPNProtocols: ["http/1.1"],
       });
       socket.once("connect", () => {
+        attempt.reached("connect");
         inTls = true;
         attempt.phase("in the TLS handshake");
       });
       socket.once("secureConnect", () => {
+        attempt.reached("tls");
         inTls = false;
         send();
       });
     } else {
       socket = tcpConnect({ host: target.host, port: target.port });
-      socket.once("connect", send);
+      socket.once("connect", () => {
+        attempt.reached("connect");
+        send();
+      });
     }
     function send(): void {
       attempt.phase("waiting for response headers");
@@ -179,7 +184,9 @@ export function probeHttp(
       attempt.finish(ok, message, reason);
     }
     socket.on("data", (chunk: Buffer) => {
-      if (!attempt.done) settle(reader.push(chunk));
+      if (attempt.done) return;
+      attempt.reached("firstByte");
+      settle(reader.push(chunk));
     });
     socket.on("end", () => {
       if (!attempt.done) settle(reader.end());

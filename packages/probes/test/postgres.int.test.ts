@@ -83,6 +83,37 @@ describe("probePostgres TLS modes", () => {
   });
 });
 
+describe("probePostgres phase timings", () => {
+  const timed = (credentials: PostgresCredentials) =>
+    probePostgres({ host: pg.host, port: pg.port }, { credentials }, { timeoutMs: 10_000, timings: true });
+  const order = (t: Record<string, number | undefined> = {}) =>
+    ["connectMs", "tlsMs", "firstByteMs", "totalMs"].filter((k) => t[k] !== undefined);
+
+  it("over TLS: connect, the handshake, the query's answer and the total, each no earlier than the one before", async () => {
+    const result = await timed(app({ tlsMode: "SkipVerification" }));
+    expect(result.ok).toBe(true);
+    const t = result.timings;
+    expect(order({ ...t })).toEqual(["connectMs", "tlsMs", "firstByteMs", "totalMs"]);
+    expect(t?.connectMs).toBeLessThanOrEqual(t?.tlsMs ?? Number.NaN);
+    expect(t?.tlsMs).toBeLessThanOrEqual(t?.firstByteMs ?? Number.NaN);
+    expect(t?.firstByteMs).toBeLessThanOrEqual(t?.totalMs ?? Number.NaN);
+    expect(t?.totalMs).toBe(result.durationMs);
+  });
+
+  it("without TLS: no TLS phase; a refused port: the total only", async () => {
+    const plain = await timed(app({ tlsMode: "Disabled" }));
+    expect(plain.ok).toBe(true);
+    expect(order({ ...plain.timings })).toEqual(["connectMs", "firstByteMs", "totalMs"]);
+    const refused = await probePostgres(
+      { host: pg.host, port: await closedPort(pg.host) },
+      { credentials: app() },
+      { timeoutMs: 10_000, timings: true },
+    );
+    expect(refused).toMatchObject({ ok: false, reason: "ConnectionRefused" });
+    expect(order({ ...refused.timings })).toEqual(["totalMs"]);
+  });
+});
+
 describe("probePostgres query truthiness (SPEC §2.2)", () => {
   it.each(["select true", "select 't'", "select 1", "select 1::bigint", "select 'yes'", "select 'ON'"])(
     "%s passes",
