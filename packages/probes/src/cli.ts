@@ -15,8 +15,8 @@ import {
   describeConfigError,
   type ProbeCommand,
   parseCliArgs,
-  USAGE,
 } from "./internal/cli-args.js";
+import { USAGE } from "./internal/cli-flags.js";
 import { formatCliResult } from "./internal/cli-output.js";
 import { oneLineMessage } from "./internal/one-line-message.js";
 import { probeGrpc } from "./probe-grpc.js";

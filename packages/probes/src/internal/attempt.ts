@@ -6,7 +6,7 @@ import { type MonotonicClock, monotonicClock } from "../clock.js";
 import type { ProbeOptions, ProbeReason, ProbeResult } from "../probe-result.js";
 
 /** A phase a probe reports reaching, for `ProbeOptions.timings`. */
-export type ProbePhase = "connect" | "tls" | "firstByte";
+type ProbePhase = "connect" | "tls" | "firstByte";
 
 type PhaseMarks = { -readonly [P in ProbePhase as `${P}Ms`]?: number };
 
