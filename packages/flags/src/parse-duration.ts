@@ -17,8 +17,9 @@ export function parseDuration(value: string): number | undefined {
 
 /**
  * The value of the duration flag `flag` (its name with the dashes, e.g. `--timeout`) in milliseconds, or an error
- * naming the flag: a bare number is refused with the two spellings it may have meant as seconds
- * (`--timeout: "2" has no unit: use 2s or 2000ms`). Range checks are the program's.
+ * naming the flag: a bare number is refused with what it may have meant, as seconds or as milliseconds
+ * (`--timeout: "2" has no unit: use 2s or 2000ms for seconds, 2ms for milliseconds`). Range checks are the
+ * program's.
  */
 export function parseDurationFlag(
   flag: string,
@@ -29,7 +30,10 @@ export function parseDurationFlag(
   const text = value.trim();
   if (BARE_NUMBER.test(text)) {
     const asMs = Math.round(Number(text) * 1_000);
-    return { ok: false, error: `${flag}: "${text}" has no unit: use ${text}s or ${asMs}ms` };
+    return {
+      ok: false,
+      error: `${flag}: "${text}" has no unit: use ${text}s or ${asMs}ms for seconds, ${text}ms for milliseconds`,
+    };
   }
   return {
     ok: false,

@@ -142,9 +142,9 @@ describe("parseDurationFlag", () => {
   );
 
   it.each([
-    ["2", '--timeout: "2" has no unit: use 2s or 2000ms'],
-    ["1.5", '--timeout: "1.5" has no unit: use 1.5s or 1500ms'],
-    ["0", '--timeout: "0" has no unit: use 0s or 0ms'],
+    ["2", '--timeout: "2" has no unit: use 2s or 2000ms for seconds, 2ms for milliseconds'],
+    ["1.5", '--timeout: "1.5" has no unit: use 1.5s or 1500ms for seconds, 1.5ms for milliseconds'],
+    ["0", '--timeout: "0" has no unit: use 0s or 0ms for seconds, 0ms for milliseconds'],
     [
       "5x",
       '--timeout: "5x" is not a duration: use a number and a unit, ms, s, m or h (500ms, 90s, 5m, 1.5h)',

@@ -58,7 +58,10 @@ describe("bin/swh-probe.js grpc", () => {
   it("exits 2 with one line on stderr that points to --help", async () => {
     for (const [argv, message] of [
       [["grpc", `${HOST}:50051`, "--tls=maybe"], '--tls must be true or false, got "maybe"'],
-      [["grpc", `${HOST}:50051`, "--timeout", "2"], '--timeout: "2" has no unit: use 2s or 2000ms'],
+      [
+        ["grpc", `${HOST}:50051`, "--timeout", "2"],
+        '--timeout: "2" has no unit: use 2s or 2000ms for seconds, 2ms for milliseconds',
+      ],
       [["grpc", `${HOST}:50051`, "--path", "/x"], "--path does not apply to grpc probes (only to http)"],
     ] as const) {
       const { code, stdout, stderr } = await run(...argv);

@@ -168,8 +168,14 @@ describe("swh-probe -v: when each phase was reached", () => {
 
 describe("swh-probe: usage errors are one line, naming the flag", () => {
   it.each([
-    [["tcp", "127.0.0.1:80", "--timeout", "2"], '--timeout: "2" has no unit: use 2s or 2000ms'],
-    [["tcp", "127.0.0.1:80", "--timeout=500"], '--timeout: "500" has no unit: use 500s or 500000ms'],
+    [
+      ["tcp", "127.0.0.1:80", "--timeout", "2"],
+      '--timeout: "2" has no unit: use 2s or 2000ms for seconds, 2ms for milliseconds',
+    ],
+    [
+      ["tcp", "127.0.0.1:80", "--timeout=500"],
+      '--timeout: "500" has no unit: use 500s or 500000ms for seconds, 500ms for milliseconds',
+    ],
     [
       ["tcp", "127.0.0.1:80", "--path", "/x", "--https"],
       "--path does not apply to tcp probes (only to http)",
