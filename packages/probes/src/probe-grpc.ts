@@ -155,14 +155,13 @@ export function probeGrpc(
       socket = tlsSocket;
     } else {
       socket = tcpConnect({ host: target.host, port: target.port });
-      socket.once("connect", () => {
-        attempt.reached("connect");
-        call();
-      });
+      socket.once("connect", call);
     }
     socket.on("error", fail);
 
     function call(): void {
+      // The connection is open (over TLS, its TCP connect was marked already: the first mark of a phase counts).
+      attempt.reached("connect");
       // Runs in a socket event: whatever throws here must end the attempt, never escape as an uncaught error.
       try {
         sendCall();

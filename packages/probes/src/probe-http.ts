@@ -158,12 +158,11 @@ export function probeHttp(
       });
     } else {
       socket = tcpConnect({ host: target.host, port: target.port });
-      socket.once("connect", () => {
-        attempt.reached("connect");
-        send();
-      });
+      socket.once("connect", send);
     }
     function send(): void {
+      // The connection is open (over TLS, its TCP connect was marked already: the first mark of a phase counts).
+      attempt.reached("connect");
       attempt.phase("waiting for response headers");
       socket.write(request);
     }
