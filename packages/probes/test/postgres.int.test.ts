@@ -1,7 +1,11 @@
 /** probePostgres against a real PostgreSQL server (with TLS and client certificates) on a pod-like address. */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { makeCa, type PostgresServer, startPostgres } from "@swh/testenv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PostgresCredentials, type PostgresProbeConfig, probePostgres } from "../src/index.js";
+import { cli, TIMEOUT } from "./helpers/cli.js";
 import { closedPort, flood, startHttpServer, startTcpServer } from "./helpers/servers.js";
 
 const PG_HOST = "10.244.9.10";
@@ -111,6 +115,48 @@ describe("probePostgres phase timings", () => {
     );
     expect(refused).toMatchObject({ ok: false, reason: "ConnectionRefused" });
     expect(order({ ...refused.timings })).toEqual(["totalMs"]);
+  });
+});
+
+describe("swh-probe postgres against the same server", () => {
+  const dir = mkdtempSync(join(tmpdir(), "swh-probe-cli-postgres-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const passwordFile = (password: string) => {
+    const file = join(dir, `${password}.txt`);
+    writeFileSync(file, `${password}\n`);
+    return file;
+  };
+
+  it("-v: one line with connect, TLS, the query's first byte and the total", async () => {
+    const target = `${pg.host}:${pg.port}`;
+    const argv = ["postgres", target, "--user", "app", "--password-file", passwordFile("app-secret")];
+    const { code, out } = await cli(...argv, "--query", "select 1", "-v", ...TIMEOUT);
+    expect(code).toBe(0);
+    const ms = "[\\d.]+ ms";
+    expect(out).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^PASS postgres ${target}: query returned "1" in ${ms} \\(connect ${ms}, TLS ${ms}, first byte ${ms}, total ${ms}\\)$`,
+        ),
+      ),
+    ]);
+  });
+
+  it("a wrong password: exit 1, one line with AuthFailed", async () => {
+    const target = `${pg.host}:${pg.port}`;
+    const { code, out } = await cli(
+      "postgres",
+      target,
+      "--user",
+      "app",
+      "--password-file",
+      passwordFile("wrong"),
+      ...TIMEOUT,
+    );
+    expect(code).toBe(1);
+    expect(out).toEqual([
+      expect.stringMatching(new RegExp(`^FAIL postgres ${target}: AuthFailed: .+ in [\\d.]+ ms$`)),
+    ]);
   });
 });
 
