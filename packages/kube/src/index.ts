@@ -47,6 +47,13 @@ export {
   type MetricsAccessCacheOptions,
 } from "./metrics-access.js";
 export { type MetricsServerOptions, startMetricsServer } from "./metrics-server.js";
+export {
+  type NamespacedInformerOptions,
+  type NamespacedInformers,
+  type NamespacedLookup,
+  startNamespacedInformers,
+} from "./namespaced-informers.js";
+export { errorSummary, ObjectProblemReporter } from "./object-problem-reporter.js";
 export { type OpsConfig, type OpsFlagsOptions, opsFlags, parseOpsFlags } from "./ops-flags.js";
 export { type OpsServerOptions, type OpsServers, startOpsServers } from "./ops-servers.js";
 export { PooledKubeConfig } from "./pooled-kube-config.js";
