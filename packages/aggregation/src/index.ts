@@ -22,6 +22,7 @@ export { canonicalJson } from "./probe-identity.js";
 export {
   type ReadinessGateCondition,
   type ReadinessGateUpdate,
+  readinessGatePatch,
   readinessGateUpdates,
 } from "./readiness-gates.js";
 export { sameJson } from "./same-json.js";
