@@ -12,6 +12,8 @@ export { exitUnlessConfig, type ProgramInfo } from "./exit-unless-config.js";
 export { type HealthServerOptions, startHealthServer } from "./health-server.js";
 export { type HeartbeatOptions, renewHeartbeat, runHeartbeat } from "./heartbeat.js";
 export {
+  allHaveSynced,
+  allSynced,
   type Informer,
   type InformerEvent,
   type InformerHandler,
