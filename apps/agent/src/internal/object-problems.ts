@@ -102,7 +102,8 @@ export class ObjectProblems {
   }
 }
 
-function swhSubject(ref: ObjectRef): EventSubject {
+/** The SWH `ref` as the subject of an Event. */
+export function swhSubject(ref: ObjectRef): EventSubject {
   return {
     kind: KIND,
     apiVersion: API_VERSION,
