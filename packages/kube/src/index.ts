@@ -31,6 +31,7 @@ export {
   type KubeJsonClient,
 } from "./json-client.js";
 export { type LeaderElectionOptions, runLeaderElection } from "./leader-election.js";
+export { type LeaderElector, runLeaderTerms } from "./leader-terms.js";
 export {
   createLogger,
   LOG_LEVELS,
