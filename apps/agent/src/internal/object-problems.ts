@@ -1,7 +1,8 @@
 /**
  * Tells users what is wrong with their objects, as Warning Events on them plus a warning log: once per object
  * and problem however often the object is looked at (target planning runs on every pod change), through
- * `ObjectProblemReporter` of @swh/kube; this file says what the problems are and how their messages read. Two kinds of problem (ADR 0015):
+ * `ObjectProblemReporter` of @swh/kube; this file says what the problems are and how their messages read. Three
+ * kinds of problem (ADR 0015):
  * - an object the agent cannot process at all (a stored SWH whose shape no longer fits the schema, a Pod it
  *   cannot read): it is skipped and everything else goes on; the Event names the first field the schema rejects;
  * - a Service whose published SWH spec is invalid (ADR 0032): its slices stay as they are;

@@ -1,8 +1,8 @@
 /**
  * One reconcile of one node (key = the node's full name), in order: read (`readNodeFacts`: the Node, its agent's
  * heartbeat Lease and its slices from the caches, what the term reported so far) → decide (`nodeCleanupFacts` and
- * `planNodeCleanup`, pure; again with a live GET when the cache says the Node is gone) → write (delete the slices of a deleted or
- * long-NotReady node whose agent is silent) → report (`swh_agent_heartbeat_stale`,
+ * `planNodeCleanup`, pure; again with a live GET when the cache says the Node is gone) → write (delete the slices
+ * of a deleted or long-NotReady node whose agent is silent) → report (`swh_agent_heartbeat_stale`,
  * `swh_node_not_ready_agent_alive`, a Warning Event on the Node, log lines). The new reports and the SWHs whose
  * status they change are returned; the worker hands them to the term and the SWH queue.
  */

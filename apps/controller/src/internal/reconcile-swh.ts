@@ -1,10 +1,10 @@
 /**
  * One level-based reconcile of one SWH (key `namespace/name`), in order: read (`readSwhFacts`: plain data from
  * the informer caches and the term; the status this term wrote and the informer has not delivered yet laid over
- * the cached SWH) → decide (`publishedZoneHints` and `failOpenVerdict` over the SWH's slices, ADR 0035 and
- * ADR 0039; `planService`) → write the
- * child Service → decide (`computeStatus`) → write the status, only when it changed (`sameStatus`), over the resourceVersion it was computed from → report (Events for what
- * happened and for condition changes, the endpoint gauge). Cached objects are never mutated.
+ * the cached SWH) → decide (`publishedVerdicts` over the SWH's slices: zone hints and fail-open ports, ADR 0035
+ * and ADR 0039; `planService`) → write the child Service → decide (`computeStatus`) → write the status, only when
+ * it changed (`sameStatus`), over the resourceVersion it was computed from → report (Events for what happened and
+ * for condition changes, the endpoint gauge). Cached objects are never mutated.
  */
 import type { KubernetesObject, V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import { mergePatch, planService, publishedVerdicts, type ServicePlan } from "@swh/aggregation";
