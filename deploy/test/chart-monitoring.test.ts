@@ -186,6 +186,26 @@ describe("monitor TLS", () => {
     expect(stderr).toContain("metrics.tls.insecureSkipVerify cannot be set with metrics.tls.secretName");
   });
 
+  it("verifies with metrics.tls.monitorCa, a CA in the monitors' own namespace, when one is given", () => {
+    const { endpoint } = agentEndpoint([
+      "metrics.scrapeClass=c",
+      "metrics.tls.secretName=swh-metrics-tls",
+      "metrics.tls.monitorCa.configMap.name=swh-ca-bundle",
+      "metrics.tls.monitorCa.configMap.key=ca.crt",
+    ]);
+    expect(endpoint.tlsConfig).toEqual({
+      ca: { configMap: { name: "swh-ca-bundle", key: "ca.crt" } },
+      serverName: "swh-agent-metrics.swh-system.svc",
+    });
+    const stderr = refusal([
+      "metrics.serviceMonitor.enabled=true",
+      "metrics.scrapeClass=c",
+      "metrics.tls.monitorCa.secret.name=ca",
+      "metrics.tls.monitorCa.secret.key=ca.crt",
+    ]);
+    expect(stderr).toContain("metrics.tls.monitorCa needs metrics.tls.secretName");
+  });
+
   it("puts the monitors in serviceMonitor.namespace, still selecting the release namespace's pods", () => {
     const { monitor } = agentEndpoint([
       "metrics.scrapeClass=c",
@@ -253,6 +273,7 @@ describe("alerts", () => {
       "does not match",
     ],
     ["metrics.authorization.secret=x", "/metrics/authorization", "'secret'"],
+    ["metrics.tls.monitorCa.configmap.name=x", "/metrics/tls/monitorCa", "'configmap'"],
   ])("rejects %s, naming %s", (value, path, problem) => {
     const stderr = refusal([value]);
     expect(stderr).toContain(`at '${path}'`);

@@ -245,13 +245,20 @@ bearerTokenFile: {{ $tokenFile }}
 {{- if and $tls.secretName $tls.insecureSkipVerify }}
 {{- fail "metrics.tls.insecureSkipVerify cannot be set with metrics.tls.secretName: the monitors verify that certificate" }}
 {{- end }}
+{{- if and $tls.monitorCa (not $tls.secretName) }}
+{{- fail "metrics.tls.monitorCa needs metrics.tls.secretName: without it each pod serves a self-signed certificate no CA signed" }}
+{{- end }}
 scheme: https
 tlsConfig:
 {{- if $tls.secretName }}
   ca:
+    {{- if $tls.monitorCa }}
+    {{- toYaml $tls.monitorCa | nindent 4 }}
+    {{- else }}
     secret:
       name: {{ $tls.secretName }}
       key: {{ $tls.caKey }}
+    {{- end }}
   serverName: {{ printf "%s-metrics.%s.svc" (include "swh.name" .) .root.Release.Namespace }}
 {{- else if $tls.insecureSkipVerify }}
   # metrics.tls.insecureSkipVerify: each pod serves a self-signed certificate no CA vouches for.
