@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
-export function anchor(heading: string): string {
+function anchor(heading: string): string {
   return heading
     .trim()
     .toLowerCase()
