@@ -128,10 +128,14 @@ describe("pod settings", () => {
     expect(controller.spec.selector.matchLabels).not.toHaveProperty("cost-center");
   });
 
-  it("refuses a podLabel that would change the pods' selector labels, naming it", () => {
-    const result = helmTemplateRaw({ set: ["agent.podLabels.app\\.kubernetes\\.io/component=other"] });
+  it.each([
+    ["agent", "app.kubernetes.io/component"],
+    ["controller", "app.kubernetes.io/instance"],
+    ["agent", "service-with-healthchecks.network.deckhouse.io/metrics-job"],
+  ])("refuses %s.podLabels setting %s, a label the chart's selectors or monitors rely on", (app, key) => {
+    const result = helmTemplateRaw({ set: [`${app}.podLabels.${key.replaceAll(".", "\\.")}=other`] });
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain("agent.podLabels: app.kubernetes.io/component is a selector label");
+    expect(result.stderr).toContain(`${app}.podLabels: ${key} is a label the chart sets on its pods`);
   });
 
   it("schedules by topologySpreadConstraints and affinity, for both apps", () => {

@@ -70,14 +70,15 @@ the tag is the deprecated image.tag, else <component>.image.tag, else the chart'
 {{/*
 Metadata of an app's pod template from <component>'s values (call with dict "root" $ "component" "agent"): the
 component's labels plus podLabels, which may not set a selector label (that would detach the pods from their
-Deployment or DaemonSet), and podAnnotations.
+Deployment or DaemonSet) nor the monitors' job label, and podAnnotations.
 */}}
 {{- define "swh.podMetadata" -}}
 {{- $values := index .root.Values .component -}}
-{{- $selector := include "swh.selectorLabels" . | fromYaml -}}
+{{- $reserved := include "swh.selectorLabels" . | fromYaml -}}
+{{- $_ := set $reserved (include "swh.jobLabelKey" .) "" -}}
 {{- range $key, $_ := $values.podLabels }}
-{{- if hasKey $selector $key }}
-{{- fail (printf "%s.podLabels: %s is a selector label of the chart's pods and cannot be set" $.component $key) }}
+{{- if hasKey $reserved $key }}
+{{- fail (printf "%s.podLabels: %s is a label the chart sets on its pods (selector or metrics job) and cannot be set" $.component $key) }}
 {{- end }}
 {{- end -}}
 labels:
