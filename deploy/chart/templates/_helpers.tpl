@@ -41,8 +41,9 @@ service-with-healthchecks.network.deckhouse.io/metrics-job
 
 {{/*
 Image reference of an app (call with dict "root" $ "component" "controller"): [registry/]repository:tag[@digest].
-The registry is global.imageRegistry, else the deprecated image.repositoryPrefix, else <component>.image.registry;
-the tag is the deprecated image.tag, else <component>.image.tag, else the chart's appVersion (ADR 0041).
+One rule for every part (ADR 0041): global.imageRegistry, then the deprecated shared image.* keys of chart 0.1.0,
+then <component>.image. So the registry is global.imageRegistry, else image.repositoryPrefix, else
+<component>.image.registry; the tag is image.tag, else <component>.image.tag, else the chart's appVersion.
 */}}
 {{- define "swh.image" -}}
 {{- $values := .root.Values -}}
@@ -54,6 +55,11 @@ the tag is the deprecated image.tag, else <component>.image.tag, else the chart'
 {{- if $registry }}{{ $reference = printf "%s/%s" $registry $reference }}{{ end -}}
 {{- with $image.digest }}{{ $reference = printf "%s@%s" $reference . }}{{ end -}}
 {{- $reference -}}
+{{- end -}}
+
+{{/* Pull policy of an app's image: the deprecated image.pullPolicy, else <component>.image.pullPolicy. */}}
+{{- define "swh.imagePullPolicy" -}}
+{{- (.root.Values.image | default dict).pullPolicy | default (index .root.Values .component "image").pullPolicy -}}
 {{- end -}}
 
 {{/* imagePullSecrets entries of a pod: global.imagePullSecrets, then imagePullSecrets; each a name or {name}, once. */}}
@@ -134,7 +140,7 @@ security context and volume mounts (the metrics certificate, then extraVolumeMou
 {{- define "swh.containerCommon" -}}
 {{- $values := index .root.Values .component -}}
 image: {{ include "swh.image" . }}
-imagePullPolicy: {{ (.root.Values.image | default dict).pullPolicy | default $values.image.pullPolicy }}
+imagePullPolicy: {{ include "swh.imagePullPolicy" . }}
 securityContext:
   {{- toYaml $values.securityContext | nindent 2 }}
 {{- if or .root.Values.metrics.tls.secretName $values.extraVolumeMounts }}
