@@ -239,6 +239,8 @@ describe("values.schema.json refuses misspelt and malformed pod and image values
     ["controller.image.digest=sha256:abc", "/controller/image/digest", "does not match pattern"],
     ["agent.image.digest=md5:0123", "/agent/image/digest", "does not match pattern"],
     ["agent.image.tag=has space", "/agent/image/tag", "does not match pattern"],
+    [`agent.image.tag=0.1.0@${DIGEST}`, "/agent/image/tag", "does not match pattern"],
+    [`image.tag=0.1.0@${DIGEST}`, "/image/tag", "does not match pattern"],
     ["controller.image.repositry=x", "/controller/image", "'repositry'"],
     ["global.imageRegistry=https://myreg.io", "/global/imageRegistry", "does not match pattern"],
     ["image.registry=myreg.io", "/image", "'registry'"],
