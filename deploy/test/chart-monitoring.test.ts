@@ -217,6 +217,34 @@ describe("monitor TLS", () => {
   });
 });
 
+describe("PodMonitor tuning", () => {
+  it("takes its own namespace, interval, timeout and relabelings", () => {
+    const { monitor, endpoint } = agentEndpoint(
+      [
+        "metrics.scrapeClass=c",
+        SKIP,
+        "metrics.podMonitor.namespace=monitoring",
+        "metrics.podMonitor.interval=1m",
+        "metrics.podMonitor.scrapeTimeout=20s",
+        "metrics.podMonitor.relabelings[0].action=labeldrop",
+        "metrics.podMonitor.relabelings[0].regex=pod_template_hash",
+        "metrics.podMonitor.metricRelabelings[0].action=drop",
+        "metrics.podMonitor.metricRelabelings[0].regex=nodejs_.*",
+        "metrics.podMonitor.metricRelabelings[0].sourceLabels={__name__}",
+      ],
+      "PodMonitor",
+    );
+    expect(monitor.metadata.namespace).toBe("monitoring");
+    expect(monitor.spec.namespaceSelector).toEqual({ matchNames: ["swh-system"] });
+    expect(endpoint).toMatchObject({
+      interval: "1m",
+      scrapeTimeout: "20s",
+      relabelings: [{ action: "labeldrop", regex: "pod_template_hash" }],
+      metricRelabelings: [{ action: "drop", regex: "nodejs_.*", sourceLabels: ["__name__"] }],
+    });
+  });
+});
+
 describe("alerts", () => {
   const troubleshooting = anchorsOf(join(ROOT_DIR, "docs/troubleshooting.md"));
 

@@ -210,6 +210,64 @@ describe("pod settings", () => {
     expect(find(custom, "ServiceAccount", "lb-agent").metadata.annotations).toBeUndefined();
   });
 
+  it.each(["controller", "agent"] as const)(
+    "takes every pod setting for the %s from its own values",
+    (app) => {
+      const objects = helmTemplate({
+        set: [
+          `${app}.podLabels.tier=edge`,
+          `${app}.podAnnotations.note=${app}`,
+          `${app}.serviceAccount.annotations.role=${app}-role`,
+          `${app}.extraEnv[0].name=EXTRA`,
+          `${app}.extraEnv[0].value=${app}`,
+          `${app}.extraVolumes[0].name=cache`,
+          `${app}.extraVolumes[0].emptyDir.sizeLimit=16Mi`,
+          `${app}.extraVolumeMounts[0].name=cache`,
+          `${app}.extraVolumeMounts[0].mountPath=/cache`,
+          `${app}.topologySpreadConstraints[0].maxSkew=2`,
+          `${app}.topologySpreadConstraints[0].topologyKey=topology.kubernetes.io/zone`,
+          `${app}.topologySpreadConstraints[0].whenUnsatisfiable=DoNotSchedule`,
+          `${app}.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight=1`,
+          `${app}.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchExpressions[0].key=pool`,
+          `${app}.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchExpressions[0].operator=Exists`,
+          `${app}.podSecurityContext.fsGroup=2000`,
+          `${app}.securityContext.readOnlyRootFilesystem=false`,
+        ],
+      });
+      const otherApp = app === "controller" ? "agent" : "controller";
+      const kindOf = { controller: "Deployment", agent: "DaemonSet" } as const;
+      const workload = find(objects, kindOf[app], `swh-${app}`);
+      const otherWorkload = find(objects, kindOf[otherApp], `swh-${otherApp}`);
+      const spec = podSpec(workload);
+      expect(workload.spec.template.metadata.labels.tier).toBe("edge");
+      expect(workload.spec.template.metadata.annotations.note).toBe(app);
+      expect(find(objects, "ServiceAccount", `swh-${app}`).metadata.annotations).toEqual({
+        role: `${app}-role`,
+      });
+      expect(envOf(container(workload, app), "EXTRA")?.value).toBe(app);
+      expect(spec.volumes).toEqual([{ name: "cache", emptyDir: { sizeLimit: "16Mi" } }]);
+      expect(container(workload, app).volumeMounts).toEqual([{ name: "cache", mountPath: "/cache" }]);
+      expect(spec.topologySpreadConstraints).toEqual([
+        { maxSkew: 2, topologyKey: "topology.kubernetes.io/zone", whenUnsatisfiable: "DoNotSchedule" },
+      ]);
+      // An affinity of the operator's replaces the controller's default anti-affinity.
+      expect(spec.affinity).toEqual({
+        nodeAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 1, preference: { matchExpressions: [{ key: "pool", operator: "Exists" }] } },
+          ],
+        },
+      });
+      expect(spec.securityContext.fsGroup).toBe(2000);
+      expect(container(workload, app).securityContext.readOnlyRootFilesystem).toBe(false);
+      // The other app is untouched.
+      expect(otherWorkload.spec.template.metadata.labels.tier).toBeUndefined();
+      expect(envOf(container(otherWorkload, otherApp), "EXTRA")).toBeUndefined();
+      expect(podSpec(otherWorkload).volumes).toBeUndefined();
+      expect(container(otherWorkload, otherApp).securityContext.readOnlyRootFilesystem).toBe(true);
+    },
+  );
+
   it("names objects by fullnameOverride and labels them by nameOverride, selectors included", () => {
     const objects = helmTemplate({ set: ["fullnameOverride=edge-lb", "nameOverride=edge"] });
     const [[ctrl], [agt]] = workloads(objects, "edge-lb");
