@@ -1,7 +1,7 @@
 /**
  * The release (issue 21): docs/install.md's `release.sh --push "$REGISTRY"`, run as written against a real registry
  * on loopback, builds the two images once for this file; the images are checked as the chart runs them, the
- * registry must serve exactly the references the chart renders for `image.repositoryPrefix=$REGISTRY`, and each
+ * registry must serve exactly the references the chart renders for `global.imageRegistry=$REGISTRY`, and each
  * image started against the test control plane must become ready.
  */
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -76,7 +76,7 @@ describe("the release pushed to a registry", () => {
   it.each(APPS)(
     "serves the %s image under the reference the chart renders, the image tested here",
     async (app) => {
-      const rendered = helmTemplate({ set: [`image.repositoryPrefix=${prefix}`] });
+      const rendered = helmTemplate({ set: [`global.imageRegistry=${prefix}`] });
       const workload = find(rendered, app === "agent" ? "DaemonSet" : "Deployment", `swh-${app}`);
       const reference: string = workload.spec.template.spec.containers[0].image;
       expect(reference).toBe(`${prefix}/swh-${app}:${version(app)}`);

@@ -96,21 +96,28 @@ export function parseYamlDocuments(text: string): RenderedObject[] {
     .filter((obj): obj is RenderedObject => obj !== null);
 }
 
+/** What `helm template` is given: values files, `--set` values, namespace, release name. */
+export interface TemplateOptions {
+  valuesFiles?: string[];
+  set?: string[];
+  namespace?: string;
+  release?: string;
+  /** `--kube-version` (default {@link KUBE_VERSION}); null renders as a GitOps tool does without a cluster. */
+  kubeVersion?: string | null;
+}
+
 /** `helm template` of the chart; throws with helm's stderr when rendering fails. */
-export function helmTemplate(
-  opts: { valuesFiles?: string[]; set?: string[]; namespace?: string; release?: string } = {},
-): RenderedObject[] {
+export function helmTemplate(opts: TemplateOptions = {}): RenderedObject[] {
   const result = helmTemplateRaw(opts);
   if (result.status !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
   return parseYamlDocuments(result.stdout);
 }
 
 /** `helm template` of the chart, without interpreting the result. */
-export function helmTemplateRaw(
-  opts: { valuesFiles?: string[]; set?: string[]; namespace?: string; release?: string } = {},
-): RunResult {
+export function helmTemplateRaw(opts: TemplateOptions = {}): RunResult {
   const args = ["template", opts.release ?? "swh", CHART_DIR, "--namespace", opts.namespace ?? "swh-system"];
-  args.push("--kube-version", KUBE_VERSION);
+  const kubeVersion = opts.kubeVersion === undefined ? KUBE_VERSION : opts.kubeVersion;
+  if (kubeVersion !== null) args.push("--kube-version", kubeVersion);
   for (const file of opts.valuesFiles ?? []) args.push("--values", file);
   for (const value of opts.set ?? []) args.push("--set", value);
   return run(requiredTool("helm"), args);
