@@ -158,10 +158,16 @@ describe("upgrading the CRD from the previous chart's schema, with SWHs stored",
 
     await garbageCollectorFollowsSwhOwners(shell, "upgrade-helm");
     shell.run("delete-crd", env);
-    await waitFor("the garbage collector to delete the Service of the deleted SWH", () => {
-      const left = shell.sh("kubectl -n upgrade-helm get service legacy --ignore-not-found -o name");
-      return left.status === 0 && left.stdout === "";
-    });
+    await waitFor(
+      "the garbage collector to delete the Service of the deleted SWH",
+      () => {
+        const left = shell.sh("kubectl -n upgrade-helm get service legacy --ignore-not-found -o name");
+        return left.status === 0 && left.stdout === "";
+        // As long as the wait above: the collector notices the SWHs' deletion on its own schedule (its resource
+        // discovery runs every 30 s); the default 30 s ran out once at load average 14.
+      },
+      { timeoutMs: 120_000 },
+    );
     // Leave the cluster as the other test files expect it: the current CRD installed.
     shell.sh(`kubectl apply --server-side --force-conflicts -f ${join(DEPLOY_DIR, "manifests/crd.yaml")}`);
   }, 300_000); // room for the garbage collector's discovery (see garbageCollectorFollowsSwhOwners)
