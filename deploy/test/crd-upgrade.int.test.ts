@@ -158,13 +158,13 @@ describe("upgrading the CRD from the previous chart's schema, with SWHs stored",
 
     await garbageCollectorFollowsSwhOwners(shell, "upgrade-helm");
     shell.run("delete-crd", env);
+    // As long as the wait above: the collector notices the SWHs' deletion on its own schedule (its resource
+    // discovery runs every 30 s); the default 30 s ran out once at load average 14.
     await waitFor(
       "the garbage collector to delete the Service of the deleted SWH",
       () => {
         const left = shell.sh("kubectl -n upgrade-helm get service legacy --ignore-not-found -o name");
         return left.status === 0 && left.stdout === "";
-        // As long as the wait above: the collector notices the SWHs' deletion on its own schedule (its resource
-        // discovery runs every 30 s); the default 30 s ran out once at load average 14.
       },
       { timeoutMs: 120_000 },
     );
