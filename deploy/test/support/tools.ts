@@ -96,20 +96,26 @@ export function parseYamlDocuments(text: string): RenderedObject[] {
     .filter((obj): obj is RenderedObject => obj !== null);
 }
 
+/** What `helm template` renders: the chart (default `deploy/chart`, or a packaged `.tgz`) and its values. */
+interface TemplateOptions {
+  chart?: string;
+  valuesFiles?: string[];
+  set?: string[];
+  namespace?: string;
+  release?: string;
+}
+
 /** `helm template` of the chart; throws with helm's stderr when rendering fails. */
-export function helmTemplate(
-  opts: { valuesFiles?: string[]; set?: string[]; namespace?: string; release?: string } = {},
-): RenderedObject[] {
+export function helmTemplate(opts: TemplateOptions = {}): RenderedObject[] {
   const result = helmTemplateRaw(opts);
   if (result.status !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
   return parseYamlDocuments(result.stdout);
 }
 
 /** `helm template` of the chart, without interpreting the result. */
-export function helmTemplateRaw(
-  opts: { valuesFiles?: string[]; set?: string[]; namespace?: string; release?: string } = {},
-): RunResult {
-  const args = ["template", opts.release ?? "swh", CHART_DIR, "--namespace", opts.namespace ?? "swh-system"];
+export function helmTemplateRaw(opts: TemplateOptions = {}): RunResult {
+  const chart = opts.chart ?? CHART_DIR;
+  const args = ["template", opts.release ?? "swh", chart, "--namespace", opts.namespace ?? "swh-system"];
   args.push("--kube-version", KUBE_VERSION);
   for (const file of opts.valuesFiles ?? []) args.push("--values", file);
   for (const value of opts.set ?? []) args.push("--set", value);
