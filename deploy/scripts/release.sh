@@ -48,7 +48,7 @@ log "copying the working tree to $stage"
   cd "$ROOT"
   git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
     # A tracked file deleted in the working tree is not part of it.
-    [[ -e "$file" || -L "$file" ]] && printf '%s\0' "$file"
+    if [[ -e "$file" || -L "$file" ]]; then printf '%s\0' "$file"; fi
   done | tar --null --files-from=- -cf -
 ) | tar -xf - -C "$stage"
 cd "$stage"

@@ -37,6 +37,7 @@ describe("the licence", () => {
 
   const published = workspacePackages().filter(({ dir, pkg }) => dir.startsWith("packages/") && !pkg.private);
 
+  // One `pnpm pack` per package: about a second each on an idle machine, much more beside a parallel build.
   it("ships in the tarball pnpm packs of each published package", () => {
     expect(published.length).toBeGreaterThan(5);
     const out = mkdtempSync(join(tmpdir(), "swh-pack-"));
@@ -47,5 +48,5 @@ describe("the licence", () => {
       const shipped = run("tar", ["-xzOf", tarball, "package/LICENSE"]);
       expect(shipped.stdout, `${pkg.name}'s LICENSE`).toBe(LICENSE);
     }
-  });
+  }, 180_000);
 });
