@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the image references of a release, one per line (controller, then agent): <prefix>/swh-<app>:<version>,
-# the names `release.sh --push <prefix>` pushes and the chart pulls with image.repositoryPrefix=<prefix>
+# the names `release.sh --push <prefix>` pushes and the chart pulls with global.imageRegistry=<prefix>
 # (docs/install.md). The one place that spells an image name from a prefix and the apps' versions.
 #
 # Usage: image-names.sh [REGISTRY_PREFIX]   (default: localhost/service-with-healthchecks, the local build)

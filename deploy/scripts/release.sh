@@ -15,7 +15,7 @@
 # notes in docs/upgrading.md.
 #
 # Usage: release.sh [--push REGISTRY_PREFIX]   (push: the manifest lists as REGISTRY_PREFIX/swh-<app>:<version>,
-#        the names the chart pulls with image.repositoryPrefix=REGISTRY_PREFIX)
+#        the names the chart pulls with global.imageRegistry=REGISTRY_PREFIX; pin <app>.image.digest from digests.txt)
 # Needs root (buildah), helm (HELM or deploy/scripts/build-tools.sh), and an installed checkout (pnpm install).
 set -euo pipefail
 

@@ -7,26 +7,12 @@ import {
   helmTemplate,
   helmTemplateRaw,
   KUBE_VERSION,
-  type RenderedObject,
   requiredTool,
   run,
 } from "./support/tools.ts";
+import { container, envOf, podSpec } from "./support/workloads.ts";
 
 const CUSTOM_VALUES = join(DEPLOY_DIR, "test/values-custom.yaml");
-
-function podSpec(workload: RenderedObject) {
-  return workload.spec.template.spec;
-}
-
-function container(workload: RenderedObject, name: string) {
-  const found = podSpec(workload).containers.find((c: { name: string }) => c.name === name);
-  if (!found) throw new Error(`${workload.kind} ${workload.metadata.name} has no container ${name}`);
-  return found;
-}
-
-function envOf(c: { env?: { name: string; value?: string; valueFrom?: unknown }[] }, name: string) {
-  return c.env?.find((e) => e.name === name);
-}
 
 describe("helm lint", () => {
   it("passes for the default values", () => {
@@ -177,17 +163,24 @@ describe("helm template with a non-default values file", () => {
 
   it("follows the values: names, images, replicas, ports, scheduling", () => {
     expect(controller.spec.replicas).toBe(1);
+    // global.imageRegistry and each app's own tag; the agent pinned by its digest.
     expect(container(controller, "controller").image).toBe(
       "registry.example.test/platform/swh-controller:9.9.9",
     );
-    expect(container(agent, "agent").image).toBe("registry.example.test/platform/swh-agent:9.9.9");
+    expect(container(controller, "controller").imagePullPolicy).toBe("Always");
+    expect(container(agent, "agent").image).toBe(
+      "registry.example.test/platform/swh-agent:9.9.9@sha256:aaa26d6f378f6215d038f05802a6d861ff0f1eb8d66a561fb52ce56509422a9f",
+    );
+    expect(container(agent, "agent").imagePullPolicy).toBe("IfNotPresent");
     expect(container(controller, "controller").args).toContain("--leader-elect=false");
     expect(container(agent, "agent").args).toContain("--log-level=debug");
     expect(podSpec(controller).priorityClassName).toBe("system-cluster-critical");
     expect(podSpec(agent).tolerations).toEqual([
       { key: "dedicated", operator: "Equal", value: "lb", effect: "NoSchedule" },
     ]);
-    expect(podSpec(controller).imagePullSecrets).toEqual([{ name: "regcred" }]);
+    // global.imagePullSecrets first, then imagePullSecrets, on both apps.
+    for (const workload of [controller, agent])
+      expect(podSpec(workload).imagePullSecrets).toEqual([{ name: "mirror-pull" }, { name: "regcred" }]);
     expect(objects.filter((o) => o.kind === "PodDisruptionBudget")).toEqual([]);
     for (const obj of objects)
       expect(obj.metadata.labels?.team, `${obj.kind}/${obj.metadata.name}`).toBe("networking");
@@ -205,12 +198,15 @@ describe("helm template with a non-default values file", () => {
           "--metrics-tls-private-key-file=/etc/swh/metrics-tls/tls.key",
         ]),
       );
-      expect(container(workload, app).volumeMounts).toEqual([
-        { name: "metrics-tls", mountPath: "/etc/swh/metrics-tls", readOnly: true },
-      ]);
-      expect(podSpec(workload).volumes).toEqual([
-        { name: "metrics-tls", secret: { secretName: "lb-metrics-tls" } },
-      ]);
+      expect(container(workload, app).volumeMounts).toContainEqual({
+        name: "metrics-tls",
+        mountPath: "/etc/swh/metrics-tls",
+        readOnly: true,
+      });
+      expect(podSpec(workload).volumes).toContainEqual({
+        name: "metrics-tls",
+        secret: { secretName: "lb-metrics-tls" },
+      });
       expect(container(workload, app).ports.map((p: { containerPort: number }) => p.containerPort)).toEqual([
         9091, 9090,
       ]);
@@ -227,73 +223,6 @@ describe("helm template with a non-default values file", () => {
     expect(binding.subjects).toEqual([
       { kind: "ServiceAccount", name: "prometheus-k8s", namespace: "monitoring" },
     ]);
-  });
-
-  it("renders ServiceMonitors, PodMonitors, the PrometheusRule and the dashboard ConfigMap", () => {
-    const monitor = find(objects, "ServiceMonitor", "lb-controller");
-    expect(monitor.metadata.labels?.release).toBe("prometheus");
-    // The scrape class supplies the token file; the Secret's CA verifies the certificate by its Service name.
-    expect(monitor.spec.scrapeClass).toBe("projected-token");
-    expect(monitor.spec.endpoints[0]).toEqual({
-      port: "https-metrics",
-      path: "/metrics",
-      scheme: "https",
-      interval: "15s",
-      honorLabels: true,
-      tlsConfig: {
-        ca: { secret: { name: "lb-metrics-tls", key: "ca.crt" } },
-        serverName: "lb-controller-metrics.lb-system.svc",
-      },
-    });
-    const podMonitor = find(objects, "PodMonitor", "lb-agent");
-    expect(podMonitor.spec.scrapeClass).toBe("projected-token");
-    expect(podMonitor.spec.podMetricsEndpoints[0]).toMatchObject({
-      port: "https-metrics",
-      scheme: "https",
-      tlsConfig: { serverName: "lb-agent-metrics.lb-system.svc" },
-    });
-    const rule = find(objects, "PrometheusRule", "lb-alerts");
-    const alerts = rule.spec.groups.flatMap((g: { rules: { alert: string }[] }) =>
-      g.rules.map((r) => r.alert),
-    );
-    expect(alerts).toEqual([
-      "SwhControllerDown",
-      "SwhControllerNoLeader",
-      "SwhServiceNoReadyEndpoints",
-      "SwhEndpointsFlapping",
-      "SwhSliceWriteErrors",
-      "SwhAgentHeartbeatMissing",
-    ]);
-    const dashboard = find(objects, "ConfigMap", "lb-dashboard");
-    expect(dashboard.metadata.labels?.grafana_dashboard).toBe("1");
-    expect(JSON.parse(dashboard.data["service-with-healthchecks.json"]).uid).toBe(
-      "service-with-healthchecks",
-    );
-  });
-
-  it("scrapes with Prometheus' projected token file and skips verification only without a CA", () => {
-    const rendered = helmTemplate({ set: ["metrics.serviceMonitor.enabled=true"] });
-    const monitor = find(rendered, "ServiceMonitor", "swh-agent");
-    expect(monitor.spec.endpoints[0]).toMatchObject({
-      port: "https-metrics",
-      scheme: "https",
-      bearerTokenFile: "/var/run/secrets/kubernetes.io/serviceaccount/token",
-      tlsConfig: { insecureSkipVerify: true },
-    });
-    // No long-lived token Secret and no scraper identity of our own: Prometheus scrapes as itself.
-    expect(rendered.filter((o) => o.kind === "Secret")).toEqual([]);
-    expect(
-      rendered
-        .filter((o) => o.kind === "ServiceAccount")
-        .map((o) => o.metadata.name)
-        .sort(),
-    ).toEqual(["swh-agent", "swh-controller"]);
-  });
-
-  it("refuses a PodMonitor without a scrape class, naming the value", () => {
-    const result = helmTemplateRaw({ set: ["metrics.podMonitor.enabled=true"] });
-    expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain("metrics.scrapeClass is required");
   });
 });
 

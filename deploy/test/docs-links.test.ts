@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { anchorsOf } from "./support/markdown.ts";
 import { ROOT_DIR, run } from "./support/tools.ts";
 
 const LINK = /\[[^\]]*\]\(([^)\s]+)\)/g;
@@ -13,21 +14,6 @@ const LINK = /\[[^\]]*\]\(([^)\s]+)\)/g;
 function trackedMarkdown(): string[] {
   const listed = run("git", ["ls-files", "*.md"], { cwd: ROOT_DIR });
   return listed.stdout.trim().split("\n").filter(Boolean);
-}
-
-/** GitHub's anchor of a heading. */
-function anchor(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[`*_]/g, "")
-    .replace(/[^\p{L}\p{N} -]/gu, "")
-    .replace(/ /g, "-");
-}
-
-function anchorsOf(file: string): Set<string> {
-  const text = readFileSync(file, "utf8").replace(/^```[\s\S]*?^```/gm, "");
-  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => anchor(heading ?? "")));
 }
 
 /** The broken links of `doc` (a path relative to the root), as "target: why". */

@@ -160,11 +160,12 @@ describe.each(APPS)("the %s manifest list pushed to the registry", (app) => {
 
   it("is what the packaged chart installs, pinned by its digest", async () => {
     const chart = join(DIST, `service-with-healthchecks-${released}.tgz`);
-    // The chart's values today: one prefix and one tag for both apps, so the digest goes into the tag and each
-    // app's workload is read from a render with its own digest.
     const rendered = helmTemplate({
       chart,
-      set: [`image.repositoryPrefix=${prefix}`, `image.tag=${released}@${digest()}`],
+      set: [
+        `global.imageRegistry=${prefix}`,
+        ...APPS.map((a) => `${a}.image.digest=${digests.get(`${prefix}/swh-${a}:${released}`)}`),
+      ],
     });
     const workload = find(rendered, app === "agent" ? "DaemonSet" : "Deployment", `swh-${app}`);
     const reference: string = workload.spec.template.spec.containers[0].image;

@@ -46,7 +46,15 @@ describe("docs/install.md on a real API server", () => {
     shell.run("values-file", env);
     // Isolation from the other tests' objects in this shared control plane: a name prefix of our own.
     shell.sh("echo 'namePrefix: docs' >> my-values.yaml");
+    shell.run("namespace", env);
     shell.run("helm-install", env);
+    // The namespace step labels it; helm's --create-namespace alone would not.
+    expect(
+      shell.sh(
+        `kubectl get namespace "$NAMESPACE" -o jsonpath='{.metadata.labels.pod-security\\.kubernetes\\.io/enforce}'`,
+        env,
+      ).stdout,
+    ).toBe("restricted");
     expect(lines(shell.run("check-images", env).stdout)).toEqual([...pushed].sort());
     // The upgrade command, on the same chart: a second revision of the release, the same images.
     shell.run("helm-upgrade", env);

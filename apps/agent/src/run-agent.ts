@@ -8,6 +8,8 @@
 import { CoreV1Api, DiscoveryV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { objectKey } from "@swh/crd-types";
 import {
+  allHaveSynced,
+  allSynced,
   type CertificateFiles,
   createJsonClient,
   createKubeMetrics,
@@ -26,7 +28,7 @@ import type { Registry } from "prom-client";
 import type { BindAddress } from "./config.js";
 import { startCredentialsSecrets } from "./internal/credentials-secrets.js";
 import { enqueueOnChanges, TARGETS } from "./internal/event-handlers.js";
-import { informersHaveSynced, informersSynced, startAgentInformers } from "./internal/informers.js";
+import { startAgentInformers } from "./internal/informers.js";
 import { NodeView } from "./internal/node-view.js";
 import { ObjectProblems } from "./internal/object-problems.js";
 import { OwnSlices } from "./internal/own-slices.js";
@@ -109,7 +111,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     await ops.close();
   };
   try {
-    await Promise.all([informersSynced(node.informers), node.credentials.settled()]);
+    await Promise.all([allSynced(Object.values(node.informers)), node.credentials.settled()]);
   } catch (err) {
     await stop();
     throw err;
@@ -129,7 +131,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
   running.push(runPublication(node.queue, parts, { workers: opts.workers ?? 4, signal: stopper.signal }));
   if (opts.namespace) running.push(heartbeat(opts, opts.namespace, log, stopper.signal));
   ready = () =>
-    !stopper.signal.aborted && informersHaveSynced(node.informers) && node.credentials.hasSettled();
+    !stopper.signal.aborted && allHaveSynced(Object.values(node.informers)) && node.credentials.hasSettled();
   return { registry, ports: ops.ports, ready: () => ready(), stop };
 }
 

@@ -2,7 +2,7 @@
  * Command-line flags of the controller (env fallbacks where the Deployment passes them). Parsing is pure and
  * returns data: a bad flag yields an error naming it instead of a half-configured process.
  */
-import { type FlagSpecs, formatUsage, type ParseResult, parseDuration, parseFlags } from "@swh/flags";
+import { type FlagSpecs, formatUsage, type ParseResult, parseDurationFlag, parseFlags } from "@swh/flags";
 import { type OpsConfig, opsFlags, parseOpsFlags } from "@swh/kube";
 
 /** Parsed configuration; see `USAGE` for each flag. */
@@ -60,19 +60,14 @@ export function parseConfig(
     return { ok: false, error: `--leader-elect: "${values.get("leader-elect")}" is not true or false` };
   const ops = parseOpsFlags(values, env, OPS);
   if (!ops.ok) return ops;
-  const grace = parseDuration(values.get("node-not-ready-grace") ?? "5m");
-  if (grace === undefined) {
-    return {
-      ok: false,
-      error: `--node-not-ready-grace: "${values.get("node-not-ready-grace")}" is not a duration like 90s, 5m or 1h`,
-    };
-  }
+  const grace = parseDurationFlag("--node-not-ready-grace", values.get("node-not-ready-grace") ?? "5m");
+  if (!grace.ok) return grace;
 
   const config: ControllerConfig = {
     ...ops.ops,
     namespace,
     leaderElect,
-    nodeNotReadyGraceMs: grace,
+    nodeNotReadyGraceMs: grace.ms,
     identity: env.POD_NAME || `swh-controller-${process.pid}`,
   };
   return { ok: true, config };

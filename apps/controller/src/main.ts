@@ -11,13 +11,13 @@ import {
   createMetricsRegistry,
   EventRecorder,
   exitUnlessConfig,
+  type LeaderElector,
   onShutdown,
   PooledKubeConfig,
   runLeaderElection,
   startOpsServers,
 } from "@swh/kube";
 import { type ControllerConfig, parseConfig, USAGE } from "./config.js";
-import type { LeaderElector } from "./internal/leader-term.js";
 import { runController } from "./run-controller.js";
 import { APP_VERSION } from "./version.js";
 

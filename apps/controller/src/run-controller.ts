@@ -4,11 +4,12 @@
  * workers of the two queues (`workers.ts`), which run the reconciles (`reconcile-swh.ts`, `reconcile-node.ts`).
  */
 
+import { type LeaderElector, runLeaderTerms } from "@swh/kube";
 import { clearLeaderOnlyMetrics, createControllerMetrics } from "@swh/metrics";
 import type { ControllerIo, ControllerSettings } from "./controller-options.js";
 import { createControllerApi } from "./internal/controller-api.js";
 import { cachesSynced, watchCluster } from "./internal/informers.js";
-import { type LeaderElector, type LeaderTerm, runTerms } from "./internal/leader-term.js";
+import { type LeaderTerm, newLeaderTerm } from "./internal/leader-term.js";
 import { enqueueWorld, routeNotifications } from "./internal/notifications.js";
 import { createQueues, reportDropped, runWorkers, type WorkerEnv } from "./internal/workers.js";
 import { APP_VERSION } from "./version.js";
@@ -48,9 +49,10 @@ export function runController(
     const { swhs, nodes, slices } = caches;
     const counts = { swhs: swhs.list().length, nodes: nodes.list().length, slices: slices.list().length };
     logger.info("caches synced", counts);
-    await runTerms(elect, io, {
+    await runLeaderTerms(elect, io, {
       // A term starts from the whole world and runs the workers until its signal aborts.
-      start: async (started) => {
+      start: async (termSignal) => {
+        const started = newLeaderTerm(termSignal);
         term = started;
         kubeMetrics.leader.set(1);
         enqueueWorld(caches, queues);

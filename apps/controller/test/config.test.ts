@@ -61,6 +61,10 @@ describe("parseConfig", () => {
     [["--namespace=x", "--metrics-bind-address=8080"], "--metrics-bind-address"],
     [["--namespace=x", "--log-level=loud"], "--log-level must be one of"],
     [["--namespace=x", "--node-not-ready-grace=5 minutes"], "--node-not-ready-grace"],
+    [
+      ["--namespace=x", "--node-not-ready-grace=300"],
+      '--node-not-ready-grace: "300" has no unit: use 300s or',
+    ],
     [["--namespace=x", "--frobnicate"], "unknown flag --frobnicate"],
     [["--namespace=x", "--metrics-tls-cert-file=/tls/tls.crt"], "--metrics-tls-private-key-file is required"],
     [["--namespace"], "--namespace needs a value"],

@@ -96,13 +96,16 @@ export function parseYamlDocuments(text: string): RenderedObject[] {
     .filter((obj): obj is RenderedObject => obj !== null);
 }
 
-/** What `helm template` renders: the chart (default `deploy/chart`, or a packaged `.tgz`) and its values. */
-interface TemplateOptions {
+/** What `helm template` is given: the chart (default `deploy/chart`, or a packaged `.tgz`), values files, `--set`
+ * values, namespace, release name. */
+export interface TemplateOptions {
   chart?: string;
   valuesFiles?: string[];
   set?: string[];
   namespace?: string;
   release?: string;
+  /** `--kube-version` (default {@link KUBE_VERSION}); null renders as a GitOps tool does without a cluster. */
+  kubeVersion?: string | null;
 }
 
 /** `helm template` of the chart; throws with helm's stderr when rendering fails. */
@@ -116,7 +119,8 @@ export function helmTemplate(opts: TemplateOptions = {}): RenderedObject[] {
 export function helmTemplateRaw(opts: TemplateOptions = {}): RunResult {
   const chart = opts.chart ?? CHART_DIR;
   const args = ["template", opts.release ?? "swh", chart, "--namespace", opts.namespace ?? "swh-system"];
-  args.push("--kube-version", KUBE_VERSION);
+  const kubeVersion = opts.kubeVersion === undefined ? KUBE_VERSION : opts.kubeVersion;
+  if (kubeVersion !== null) args.push("--kube-version", kubeVersion);
   for (const file of opts.valuesFiles ?? []) args.push("--values", file);
   for (const value of opts.set ?? []) args.push("--set", value);
   return run(requiredTool("helm"), args);

@@ -19,9 +19,11 @@ export { planProbeTargets } from "./plan-probe-targets.js";
 export { newServiceFor, planService, type ServicePlan } from "./plan-service.js";
 export { type PodObject, podInfoFromPod, samePodInfo } from "./pod-info.js";
 export { canonicalJson } from "./probe-identity.js";
+export { publishedVerdicts, type VerdictSlice } from "./published-verdicts.js";
 export {
   type ReadinessGateCondition,
   type ReadinessGateUpdate,
+  readinessGatePatch,
   readinessGateUpdates,
 } from "./readiness-gates.js";
 export { sameJson } from "./same-json.js";

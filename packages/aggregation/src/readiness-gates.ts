@@ -27,6 +27,25 @@ export interface ReadinessGateUpdate {
 }
 
 /**
+ * The strategic merge patch of `pods/status` that writes `update`: conditions merge by type, so the pod's other
+ * conditions (the kubelet's) are untouched, and `metadata.uid` is a precondition (a pod recreated under the same
+ * name is not written). `lastTransitionTime` is `now` only for a transition: when only the reason changed, the
+ * pod keeps its own.
+ */
+export function readinessGatePatch(
+  update: ReadinessGateUpdate,
+  now: Date,
+): { metadata: { uid: string }; status: { conditions: object[] } } {
+  const { condition, transition } = update;
+  return {
+    metadata: { uid: update.pod.uid },
+    status: {
+      conditions: [{ ...condition, ...(transition ? { lastTransitionTime: now.toISOString() } : {}) }],
+    },
+  };
+}
+
+/**
  * The gate conditions of `swh` on the pods of `nodeName` (its candidate pods that list its gate) whose status or
  * reason differ from what the pod carries, in pod order; `groups` is the aggregation of `swh` on those pods.
  * An unchanged verdict yields nothing, so a steady node writes nothing.

@@ -4,6 +4,7 @@ import {
   aggregateEndpoints,
   type PodInfo,
   podInfoFromPod,
+  readinessGatePatch,
   readinessGateUpdates,
   samePodInfo,
 } from "../src/index.js";
@@ -137,5 +138,26 @@ describe("readinessGateUpdates", () => {
       gated({ name: "no-ip", ips: [] }),
     ];
     expect(updates(pods)).toEqual([]);
+  });
+});
+
+describe("the patch of a readiness gate update", () => {
+  const update = {
+    pod: { namespace: "shop", name: "web-1", uid: "uid-web-1" },
+    condition: { type: GATE, status: "True" as const, reason: "ChecksPassing", message: "all checks pass" },
+    transition: true,
+  };
+  const now = new Date("2026-12-07T01:02:03.000Z");
+
+  it("patches only its own condition, under the pod's uid, stamped now when its status changes", () => {
+    expect(readinessGatePatch(update, now)).toEqual({
+      metadata: { uid: "uid-web-1" },
+      status: { conditions: [{ ...update.condition, lastTransitionTime: "2026-12-07T01:02:03.000Z" }] },
+    });
+  });
+
+  it("leaves the pod's transition time when only the reason changed", () => {
+    const patch = readinessGatePatch({ ...update, transition: false }, now);
+    expect(patch.status.conditions).toEqual([update.condition]);
   });
 });

@@ -10,6 +10,8 @@ export interface FlagSpec {
    * `true`/`false` (any other following word stays an argument, so `--https 10.0.0.1:443` keeps its address).
    */
   type?: "string" | "boolean";
+  /** A one-letter alias: `v` lets `-v` stand for the flag (`-h` is `--help`'s). */
+  short?: string;
   /** May be given more than once: `lists` keeps every value in order (`values` the last). */
   multiple?: boolean;
   /** The value's placeholder in the usage, e.g. `PATH`. */

@@ -6,7 +6,7 @@ import type { FlagSpec, FlagSpecs } from "./flag-spec.js";
  */
 export function formatUsage(head: string, flags: FlagSpecs): string {
   const rows: [string, string][] = Object.entries<FlagSpec>(flags).map(([name, spec]) => [
-    `--${name}${spec.type === "boolean" ? "" : ` ${spec.value ?? "VALUE"}`}${spec.multiple ? " (repeatable)" : ""}`,
+    `${spec.short !== undefined ? `-${spec.short}, ` : ""}--${name}${spec.type === "boolean" ? "" : ` ${spec.value ?? "VALUE"}`}${spec.multiple ? " (repeatable)" : ""}`,
     `${spec.help} (default: ${spec.default})`,
   ]);
   rows.push(["-h, --help", "print this help and exit"], ["--version", "print the version and exit"]);

@@ -6,5 +6,5 @@
  */
 export type { FlagSpec, FlagSpecs, ParseResult } from "./flag-spec.js";
 export { formatUsage } from "./format-usage.js";
-export { parseDuration } from "./parse-duration.js";
+export { parseDuration, parseDurationFlag } from "./parse-duration.js";
 export { type ParsedFlags, parseFlags } from "./parse-flags.js";

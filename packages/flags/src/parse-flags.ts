@@ -1,9 +1,9 @@
 /**
  * Command-line flags of both apps and of `swh-probe`, one parser on `node:util` `parseArgs`:
  * `--name=value` or `--name value` (the controller-runtime style operators know), booleans alone or with
- * `true`/`false`, `--help` (or `-h`) and `--version` anywhere. Pure: argv in, the raw values by flag name (or an
- * error naming the argument) out; each program keeps its own flags, defaults and checks of the values, and prints
- * `formatUsage` for `--help`.
+ * `true`/`false`, a one-letter alias where a flag declares one (`-v`), `--help` (or `-h`) and `--version` anywhere.
+ * Pure: argv in, the raw values by flag name (or an error naming the argument) out; each program keeps its own
+ * flags, defaults and checks of the values, and prints `formatUsage` for `--help`.
  */
 import { parseArgs } from "node:util";
 import type { FlagSpec, FlagSpecs } from "./flag-spec.js";
@@ -36,7 +36,11 @@ export function parseFlags<const Name extends string>(
     help: { type: "boolean", short: "h" },
     version: { type: "boolean" },
   };
-  for (const [name, spec] of Object.entries<FlagSpec>(flags)) options[name] = { type: spec.type ?? "string" };
+  for (const [name, spec] of Object.entries<FlagSpec>(flags))
+    options[name] = {
+      type: spec.type ?? "string",
+      ...(spec.short !== undefined ? { short: spec.short } : {}),
+    };
   // Not strict: we name unknown flags ourselves, and read `--leader-elect false` the way Go programs do.
   const { tokens } = parseArgs({
     args: [...argv],
@@ -61,9 +65,11 @@ export function parseFlags<const Name extends string>(
       positionals.push(token.value);
       continue;
     }
-    if (!token.rawName.startsWith("--"))
-      return { ok: false, error: `unexpected argument "${argv[token.index]}"` };
     const name = token.name;
+    const short = isOneOf(name, flags) ? flags[name].short : undefined;
+    const alias = short !== undefined && token.rawName === `-${short}`;
+    if (!token.rawName.startsWith("--") && !alias)
+      return { ok: false, error: `unexpected argument "${argv[token.index]}"` };
     if (!isOneOf(name, flags)) return { ok: false, error: `unknown flag --${name}` };
     let value = token.value;
     if (flags[name].type === "boolean") {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatUsage, parseDuration, parseFlags } from "../src/index.js";
+import { formatUsage, parseDuration, parseDurationFlag, parseFlags } from "../src/index.js";
 
 const NAMES = {
   kubeconfig: { value: "PATH", default: "in-cluster", help: "kubeconfig file" },
@@ -130,4 +130,61 @@ describe("parseDuration", () => {
     ["5", undefined],
     ["-1s", undefined],
   ])("%s → %s", (text, ms) => expect(parseDuration(text)).toBe(ms));
+});
+
+describe("parseDurationFlag", () => {
+  it.each([
+    ["2s", 2_000],
+    [" 750ms ", 750],
+    ["1.5h", 5_400_000],
+  ])("reads %j as %s ms", (text, ms) =>
+    expect(parseDurationFlag("--timeout", text)).toEqual({ ok: true, ms }),
+  );
+
+  it.each([
+    ["2", '--timeout: "2" has no unit: use 2s or 2000ms for seconds, 2ms for milliseconds'],
+    ["1.5", '--timeout: "1.5" has no unit: use 1.5s or 1500ms for seconds, 1.5ms for milliseconds'],
+    ["0", '--timeout: "0" has no unit: use 0s or 0ms for seconds, 0ms for milliseconds'],
+    [
+      "5x",
+      '--timeout: "5x" is not a duration: use a number and a unit, ms, s, m or h (500ms, 90s, 5m, 1.5h)',
+    ],
+    [
+      "-1s",
+      '--timeout: "-1s" is not a duration: use a number and a unit, ms, s, m or h (500ms, 90s, 5m, 1.5h)',
+    ],
+  ])("refuses %j naming the flag: %s", (text, error) =>
+    expect(parseDurationFlag("--timeout", text)).toEqual({ ok: false, error }),
+  );
+});
+
+describe("one-letter aliases", () => {
+  const VERBOSE = {
+    verbose: { type: "boolean", short: "v", default: "false", help: "say more" },
+    timeout: { value: "DURATION", default: "1s", help: "deadline" },
+  } as const;
+
+  it("reads -v as the flag that declares it, wherever it stands", () => {
+    for (const argv of [
+      ["-v", "tcp"],
+      ["tcp", "-v"],
+      ["tcp", "--verbose"],
+    ]) {
+      const result = parseFlags(argv, VERBOSE, { positionals: true });
+      expect(result.ok && "values" in result && result.values.get("verbose")).toBe("true");
+    }
+  });
+
+  it.each([
+    [["-t", "1s"], 'unexpected argument "-t"'],
+    [["-vx"], 'unexpected argument "-vx"'],
+  ])("still refuses a letter no flag declares: %j", (argv, error) => {
+    expect(parseFlags(argv, VERBOSE, { positionals: true })).toEqual({ ok: false, error });
+  });
+
+  it("shows the alias in the usage", () => {
+    expect(formatUsage("demo", VERBOSE).split("\n")).toContain(
+      "  -v, --verbose       say more (default: false)",
+    );
+  });
 });

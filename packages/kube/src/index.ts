@@ -12,6 +12,8 @@ export { exitUnlessConfig, type ProgramInfo } from "./exit-unless-config.js";
 export { type HealthServerOptions, startHealthServer } from "./health-server.js";
 export { type HeartbeatOptions, renewHeartbeat, runHeartbeat } from "./heartbeat.js";
 export {
+  allHaveSynced,
+  allSynced,
   type Informer,
   type InformerEvent,
   type InformerHandler,
@@ -29,6 +31,7 @@ export {
   type KubeJsonClient,
 } from "./json-client.js";
 export { type LeaderElectionOptions, runLeaderElection } from "./leader-election.js";
+export { type LeaderElector, runLeaderTerms } from "./leader-terms.js";
 export {
   createLogger,
   LOG_LEVELS,
@@ -47,6 +50,13 @@ export {
   type MetricsAccessCacheOptions,
 } from "./metrics-access.js";
 export { type MetricsServerOptions, startMetricsServer } from "./metrics-server.js";
+export {
+  type NamespacedInformerOptions,
+  type NamespacedInformers,
+  type NamespacedLookup,
+  startNamespacedInformers,
+} from "./namespaced-informers.js";
+export { errorSummary, ObjectProblemReporter } from "./object-problem-reporter.js";
 export { type OpsConfig, type OpsFlagsOptions, opsFlags, parseOpsFlags } from "./ops-flags.js";
 export { type OpsServerOptions, type OpsServers, startOpsServers } from "./ops-servers.js";
 export { PooledKubeConfig } from "./pooled-kube-config.js";

@@ -95,6 +95,16 @@ type WatchEnd =
   | { kind: "stopped" }
   | { kind: "error"; error: unknown };
 
+/** Resolves when every one of `informers` has loaded its first list; rejects when one stops before that. */
+export async function allSynced(informers: Iterable<Pick<Informer<unknown>, "synced">>): Promise<void> {
+  await Promise.all([...informers].map((i) => i.synced()));
+}
+
+/** True when every one of `informers` has loaded its first list (an app's readiness). */
+export function allHaveSynced(informers: Iterable<Pick<Informer<unknown>, "hasSynced">>): boolean {
+  return [...informers].every((i) => i.hasSynced());
+}
+
 /** Starts an informer for one resource; it runs until `signal` aborts or `stop()` is called. */
 export function startInformer<T extends KubernetesObject>(opts: InformerOptions<T>): Informer<T> {
   const stopper = new AbortController();

@@ -174,6 +174,26 @@ export function recordEndpointCounts(
   }
 }
 
+/**
+ * Counts the API writes of one slice write in `swh_slice_writes_total{action,result}`: `writes` is the writer's
+ * count per action (create, update, delete) and outcome (`ApplyResult.writes` of @swh/slice-writer). An accepted
+ * write is `success`; one refused (`notOwned`: the slice is not this agent's) or failed is `error`; one that found
+ * our view stale (`conflict`, `notFound`, `alreadyExists`: re-planned) is `conflict`.
+ */
+export function recordSliceWrites(
+  metrics: Pick<AgentMetrics, "sliceWrites">,
+  writes: Readonly<Record<string, Readonly<Record<string, number>>>>,
+): void {
+  for (const [action, byOutcome] of Object.entries(writes)) {
+    for (const [outcome, count] of Object.entries(byOutcome)) {
+      if (count === 0) continue;
+      const result =
+        outcome === "ok" ? "success" : outcome === "notOwned" || outcome === "error" ? "error" : "conflict";
+      metrics.sliceWrites.inc({ action, result }, count);
+    }
+  }
+}
+
 /** The `mode` label of a probe mode. */
 export function probeModeLabel(mode: ProbeMode): ProbeModeLabel {
   return PROBE_MODE_LABELS[mode];

@@ -7,6 +7,7 @@ export {
   type ProbeSlots,
   probeModeLabel,
   recordEndpointCounts,
+  recordSliceWrites,
 } from "./agent-metrics.js";
 export {
   type ControllerMetrics,

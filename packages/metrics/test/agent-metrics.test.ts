@@ -1,7 +1,12 @@
 import type { EndpointGroup } from "@swh/aggregation";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { countEndpoints, createAgentMetrics, recordEndpointCounts } from "../src/agent-metrics.js";
+import {
+  countEndpoints,
+  createAgentMetrics,
+  recordEndpointCounts,
+  recordSliceWrites,
+} from "../src/agent-metrics.js";
 
 async function series(registry: Registry): Promise<string[]> {
   const text = await registry.metrics();
@@ -59,5 +64,33 @@ describe("countEndpoints", () => {
 
   it("counts nothing for no groups", () => {
     expect(countEndpoints([])).toEqual({ ready: 0, not_ready: 0, terminating: 0 });
+  });
+});
+
+describe("recordSliceWrites", () => {
+  it("counts accepted writes as success, refused or failed ones as error, stale views as conflict", async () => {
+    const registry = new Registry();
+    const metrics = createAgentMetrics(registry, "test");
+    const none = { ok: 0, conflict: 0, notFound: 0, alreadyExists: 0, notOwned: 0, error: 0 };
+    recordSliceWrites(metrics, {
+      create: { ...none, ok: 2, alreadyExists: 1 },
+      update: { ...none, ok: 1, conflict: 2, notOwned: 1 },
+      delete: { ...none, notFound: 1, error: 1 },
+    });
+    recordSliceWrites(metrics, { create: { ...none, ok: 1 }, update: none, delete: none });
+    const text = await registry.metrics();
+    const lines = text
+      .split("\n")
+      .filter((l) => l.startsWith("swh_slice_writes_total{"))
+      .sort();
+    expect(lines).toEqual([
+      'swh_slice_writes_total{action="create",result="conflict"} 1',
+      'swh_slice_writes_total{action="create",result="success"} 3',
+      'swh_slice_writes_total{action="delete",result="conflict"} 1',
+      'swh_slice_writes_total{action="delete",result="error"} 1',
+      'swh_slice_writes_total{action="update",result="conflict"} 2',
+      'swh_slice_writes_total{action="update",result="error"} 1',
+      'swh_slice_writes_total{action="update",result="success"} 1',
+    ]);
   });
 });

@@ -15,6 +15,7 @@
  */
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
 import { type Timestamp, toMillis } from "@swh/crd-types/internal";
+import { agentLeaseNode } from "./agent-lease-name.js";
 
 /** Lease duration assumed when an agent's Lease does not say. */
 export const DEFAULT_AGENT_LEASE_SECONDS = 40;
@@ -62,6 +63,43 @@ export interface NodeDecision {
   /** The Node is not Ready beyond the grace but its agent's heartbeat is fresh: reported, slices kept. */
   notReadyAgentAlive: boolean;
   recheckAfterMs?: number;
+}
+
+/** What the controller's caches hold about one node, and when: the input of `nodeCleanupFacts`. */
+export interface NodeObjects {
+  /** The node's full name. */
+  name: string;
+  /** The Node in the informer cache, or undefined when the cache does not have it. */
+  node: Readonly<V1Node> | undefined;
+  /** The Lease named after the node's heartbeat (`agentLeaseName`), whoever holds it. */
+  lease: Readonly<V1Lease> | undefined;
+  /** The creation time of each of our slices that name this node. */
+  sliceCreated: readonly (Timestamp | undefined)[];
+  /** When this replica started leading: before then it had no evidence about any heartbeat. */
+  leadingSince: Timestamp;
+  now: Timestamp;
+  notReadyGraceMs: number;
+}
+
+/**
+ * The facts `planNodeCleanup` decides on, from what the caches hold: the Lease counts only when it names this node
+ * as its holder (a hash collision or a hand edit is not this node's heartbeat); the heartbeat is due since the
+ * later of the start of leading and the oldest slice (its agent's first write, made at about the time of its first
+ * heartbeat); the newest slice is the agent's latest proof of life.
+ */
+export function nodeCleanupFacts(objects: NodeObjects): NodeFacts {
+  const created = objects.sliceCreated.map((t) => toMillis(t)).filter((ms): ms is number => ms !== undefined);
+  const { lease } = objects;
+  const leadingSince = toMillis(objects.leadingSince) ?? 0;
+  return {
+    node: objects.node,
+    lease: lease !== undefined && agentLeaseNode(lease) === objects.name ? lease : undefined,
+    hasSlices: objects.sliceCreated.length > 0,
+    heartbeatDueSince: new Date(Math.max(leadingSince, created.length === 0 ? 0 : Math.min(...created))),
+    newestSliceCreated: created.length === 0 ? undefined : new Date(Math.max(...created)),
+    now: objects.now,
+    notReadyGraceMs: objects.notReadyGraceMs,
+  };
 }
 
 const KEEP: NodeDecision = { deleteSlices: false, heartbeatStale: false, notReadyAgentAlive: false };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIVE_GET_RETRY_MS, type NodeFacts, planNodeCleanup } from "../src/index.js";
+import { LIVE_GET_RETRY_MS, type NodeFacts, nodeCleanupFacts, planNodeCleanup } from "../src/index.js";
 import { aLease, aNode } from "./node-builders.js";
 
 const NOW = "2026-12-02T10:10:00Z";
@@ -142,5 +142,47 @@ describe("planNodeCleanup", () => {
       planNodeCleanup({ node, lease: undefined, hasSlices: true, now: new Date(NOW), notReadyGraceMs: GRACE })
         .deleteSlices,
     ).toBe("NodeNotReady");
+  });
+});
+
+describe("nodeCleanupFacts", () => {
+  const objects = {
+    name: "n1",
+    node: aNode("n1", "True"),
+    lease: FRESH,
+    sliceCreated: ["2026-12-02T10:05:00Z", undefined, "2026-12-02T10:01:00Z"],
+    leadingSince: new Date("2026-12-02T10:00:00Z"),
+    now: NOW,
+    notReadyGraceMs: GRACE,
+  };
+
+  it("dates the heartbeat from the oldest slice when it is younger than the term, and keeps the newest slice", () => {
+    const facts = nodeCleanupFacts(objects);
+    expect(facts).toMatchObject({
+      node: objects.node,
+      lease: FRESH,
+      hasSlices: true,
+      now: NOW,
+      notReadyGraceMs: GRACE,
+    });
+    expect(facts.heartbeatDueSince).toEqual(new Date("2026-12-02T10:01:00Z"));
+    expect(facts.newestSliceCreated).toEqual(new Date("2026-12-02T10:05:00Z"));
+  });
+
+  it("dates the heartbeat from the start of leading when the slices are older or there are none", () => {
+    const older = nodeCleanupFacts({ ...objects, sliceCreated: ["2026-12-01T00:00:00Z"] });
+    expect(older.heartbeatDueSince).toEqual(objects.leadingSince);
+    const none = nodeCleanupFacts({ ...objects, sliceCreated: [] });
+    expect(none).toMatchObject({ hasSlices: false, newestSliceCreated: undefined });
+    expect(none.heartbeatDueSince).toEqual(objects.leadingSince);
+  });
+
+  it("ignores a Lease of that name that another node holds, so its heartbeat does not count for this node", () => {
+    const other = aLease("2026-12-02T10:09:50Z", 40, "n2");
+    const facts = nodeCleanupFacts({ ...objects, lease: other });
+    expect(facts.lease).toBeUndefined();
+    // Without a heartbeat of its own, a Ready node with slices is reported once the Lease duration has passed.
+    expect(planNodeCleanup(facts)).toEqual({ ...KEEP, heartbeatStale: true });
+    expect(planNodeCleanup(nodeCleanupFacts(objects))).toMatchObject({ heartbeatStale: false });
   });
 });

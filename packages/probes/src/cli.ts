@@ -3,20 +3,22 @@
  * be sent elsewhere by a name); the CLI, run by a person, resolves a DNS name itself and probes its first address,
  * with the name as the HTTP Host or gRPC :authority and the TLS name unless `--host` says otherwise. Exit code:
  * 0 passed, 1 failed (including a name that does not resolve: `DNSError`), 2 usage error, 3 internal error (a bug:
- * the probe did not say whether the target is healthy).
+ * the probe did not say whether the target is healthy). Every outcome but a bug is one line: the result on stdout
+ * (text unless `--output json`, whatever stdout is), or a usage error on stderr that ends "(try --help)" (ADR 0042).
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import {
   type CliCommand,
-  type CliOutput,
   CliUsageError,
+  describeConfigError,
   type ProbeCommand,
   parseCliArgs,
-  USAGE,
 } from "./internal/cli-args.js";
+import { USAGE } from "./internal/cli-flags.js";
 import { formatCliResult } from "./internal/cli-output.js";
+import { oneLineMessage } from "./internal/one-line-message.js";
 import { probeGrpc } from "./probe-grpc.js";
 import { probeHttp } from "./probe-http.js";
 import { probePostgres } from "./probe-postgres.js";
@@ -31,8 +33,6 @@ export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
   env?: NodeJS.ProcessEnv;
-  /** Whether stdout is a terminal: the default output is text there, JSON otherwise. */
-  isTTY?: boolean;
   /** Resolves a DNS name to one address (default: the system resolver, `dns.lookup`). */
   lookup?: (name: string) => Promise<string>;
 }
@@ -40,7 +40,6 @@ export interface CliIo {
 const PROCESS_IO: CliIo = {
   out: (l) => process.stdout.write(`${l}\n`),
   err: (l) => process.stderr.write(`${l}\n`),
-  isTTY: process.stdout.isTTY === true,
 };
 
 /** Runs the CLI with `argv`; resolves to the exit code (`EXIT`). Never rejects. */
@@ -49,8 +48,7 @@ export async function runCli(argv: readonly string[], io: CliIo = PROCESS_IO): P
   try {
     command = parseCliArgs(argv);
   } catch (error) {
-    io.err(`swh-probe: ${(error as Error).message}\n${USAGE}`);
-    return EXIT.usage;
+    return usageError(io, error as Error);
   }
   if (command.kind === "help") {
     io.out(USAGE);
@@ -60,16 +58,14 @@ export async function runCli(argv: readonly string[], io: CliIo = PROCESS_IO): P
     io.out(`swh-probe ${packageVersion()}`);
     return EXIT.passed;
   }
-  const output: CliOutput = command.output ?? (io.isTTY ? "text" : "json");
   try {
     const { result, address } = await resolveAndProbe(command, io);
-    io.out(formatCliResult({ kind: command.kind, target: command.target, address, result }, output));
+    io.out(formatCliResult({ kind: command.kind, target: command.target, address, result }, command.output));
     return result.ok ? EXIT.passed : EXIT.failed;
   } catch (error) {
-    if (error instanceof ProbeConfigError || error instanceof CliUsageError || isFsError(error)) {
-      io.err(`swh-probe: ${error.message}`);
-      return EXIT.usage;
-    }
+    if (error instanceof ProbeConfigError)
+      return usageError(io, new CliUsageError(describeConfigError(error)));
+    if (error instanceof CliUsageError) return usageError(io, error);
     io.err(
       `swh-probe: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );
@@ -85,8 +81,22 @@ function packageVersion(): string {
   return pkg.version;
 }
 
-function isFsError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === "string";
+/** Prints a usage error as one line that points to `--help` (not the whole help: it would bury the error). */
+function usageError(io: CliIo, error: Error): number {
+  io.err(`swh-probe: ${oneLineMessage(error.message)} (try --help)`);
+  return EXIT.usage;
+}
+
+/** The contents of the file `flag` names; a file that cannot be read is a usage error naming the flag. */
+function readFlagFile(flag: string, file: string): string;
+function readFlagFile(flag: string, file: string | undefined): string | undefined;
+function readFlagFile(flag: string, file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new CliUsageError(`--${flag}: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 async function defaultLookup(name: string): Promise<string> {
@@ -123,13 +133,12 @@ function execute(
   name: string | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<ProbeResult> {
-  const read = (file: string | undefined) => (file === undefined ? undefined : readFileSync(file, "utf8"));
-  const opts = { timeoutMs: command.timeoutMs };
+  const opts = { timeoutMs: command.timeoutMs, ...(command.verbose ? { timings: true } : {}) };
   switch (command.kind) {
     case "tcp":
       return probeTcp(address, command.config, opts);
     case "http": {
-      const caCert = read(command.caFile);
+      const caCert = readFlagFile("ca", command.caFile);
       const https = command.config.scheme === "HTTPS";
       const host =
         command.config.host ?? (name === undefined ? undefined : hostHeaderFor(name, address.port, https));
@@ -140,7 +149,7 @@ function execute(
       );
     }
     case "grpc": {
-      const caCert = read(command.caFile);
+      const caCert = readFlagFile("ca", command.caFile);
       // gRPC clients send the target as written, port included, as :authority (and its host as the TLS name).
       const host = command.config.host ?? (name === undefined ? undefined : `${name}:${address.port}`);
       return probeGrpc(
@@ -151,12 +160,12 @@ function execute(
     }
     case "postgres": {
       const password = command.passwordFile
-        ? read(command.passwordFile)?.replace(/\r?\n$/, "")
+        ? readFlagFile("password-file", command.passwordFile).replace(/\r?\n$/, "")
         : env.PGPASSWORD;
       const pem = {
-        caCert: read(command.caFile),
-        clientCert: read(command.clientCertFile),
-        clientKey: read(command.clientKeyFile),
+        caCert: readFlagFile("ca", command.caFile),
+        clientCert: readFlagFile("client-cert", command.clientCertFile),
+        clientKey: readFlagFile("client-key", command.clientKeyFile),
       };
       const credentials = {
         user: command.user,

@@ -23,6 +23,7 @@ export {
   type ProbeAddress,
   ProbeConfigError,
   type ProbeOptions,
+  type ProbePhaseTimings,
   type ProbeReason,
   type ProbeResult,
 } from "./probe-result.js";

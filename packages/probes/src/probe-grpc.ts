@@ -137,10 +137,12 @@ export function probeGrpc(
         ALPNProtocols: ["h2"],
       });
       tlsSocket.once("connect", () => {
+        attempt.reached("connect");
         inTls = true;
         attempt.phase("in the TLS handshake");
       });
       tlsSocket.once("secureConnect", () => {
+        attempt.reached("tls");
         inTls = false;
         if (tlsSocket.alpnProtocol !== "h2")
           return attempt.finish(
@@ -158,6 +160,8 @@ export function probeGrpc(
     socket.on("error", fail);
 
     function call(): void {
+      // The connection is open (over TLS, its TCP connect was marked already: the first mark of a phase counts).
+      attempt.reached("connect");
       // Runs in a socket event: whatever throws here must end the attempt, never escape as an uncaught error.
       try {
         sendCall();
@@ -210,6 +214,7 @@ export function probeGrpc(
       const chunks: Buffer[] = [];
       let bodyBytes = 0;
       stream.once("response", (headers: IncomingHttpHeaders) => {
+        attempt.reached("firstByte");
         const status = headers[h2.HTTP2_HEADER_STATUS];
         const contentType = headerText(headers[h2.HTTP2_HEADER_CONTENT_TYPE]);
         if (Number(status) !== 200 || !/^application\/grpc([+;]|$)/.test(contentType))

@@ -147,10 +147,12 @@ export function probeHttp(
         ALPNProtocols: ["http/1.1"],
       });
       socket.once("connect", () => {
+        attempt.reached("connect");
         inTls = true;
         attempt.phase("in the TLS handshake");
       });
       socket.once("secureConnect", () => {
+        attempt.reached("tls");
         inTls = false;
         send();
       });
@@ -159,6 +161,8 @@ export function probeHttp(
       socket.once("connect", send);
     }
     function send(): void {
+      // The connection is open (over TLS, its TCP connect was marked already: the first mark of a phase counts).
+      attempt.reached("connect");
       attempt.phase("waiting for response headers");
       socket.write(request);
     }
@@ -179,7 +183,9 @@ export function probeHttp(
       attempt.finish(ok, message, reason);
     }
     socket.on("data", (chunk: Buffer) => {
-      if (!attempt.done) settle(reader.push(chunk));
+      if (attempt.done) return;
+      attempt.reached("firstByte");
+      settle(reader.push(chunk));
     });
     socket.on("end", () => {
       if (!attempt.done) settle(reader.end());

@@ -4,7 +4,7 @@
  */
 import type { PostgresCredentials } from "@swh/crd-types";
 import type pg from "pg";
-import { runAttempt } from "./internal/attempt.js";
+import { type Attempt, runAttempt } from "./internal/attempt.js";
 import { checkAddress } from "./internal/check-address.js";
 import { guardStream, PROTOCOL_PARSE_FAILED, RESPONSE_TOO_LARGE } from "./internal/guard-stream.js";
 import { isTruthyQueryValue } from "./internal/query-truthiness.js";
@@ -151,6 +151,7 @@ function runPostgresAttempt(
     client.connection.once("sslconnect", () =>
       guardStream(client.connection.stream, MAX_POSTGRES_RESPONSE_BYTES),
     );
+    if (opts.timings === true) markPostgresPhases(client, attempt);
     const fail = (err: Error) =>
       attempt.finish(false, describeError(err as NodeJS.ErrnoException), reasonForPgError(err, phase));
     // A client without an error listener would crash the process on a late socket error.
@@ -177,4 +178,16 @@ function runPostgresAttempt(
       client.end().catch(() => undefined);
     };
   });
+}
+
+/**
+ * Reports the phases of `client`'s connection to `attempt` (`ProbeOptions.timings`): the socket's connect, the TLS
+ * handshake after pg's SSLRequest (pg emits `sslconnect` when it starts TLS, so the handshake's end is the TLS
+ * socket's `secureConnect`), and the first byte after the login's ReadyForQuery: the query's answer.
+ */
+function markPostgresPhases(client: pg.Client, attempt: Attempt): void {
+  const { connection } = client;
+  connection.stream.once("connect", () => attempt.reached("connect"));
+  connection.once("sslconnect", () => connection.stream.once("secureConnect", () => attempt.reached("tls")));
+  connection.once("readyForQuery", () => connection.stream.once("data", () => attempt.reached("firstByte")));
 }

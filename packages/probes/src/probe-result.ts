@@ -30,6 +30,27 @@ export interface ProbeResult<Reason extends string = ProbeReason> {
   reason?: Reason;
   message: string;
   durationMs: number;
+  /** When the probe reached each phase; only when `ProbeOptions.timings` asked for it. */
+  timings?: ProbePhaseTimings;
+}
+
+/**
+ * When a probe reached each phase, in ms since it started — cumulative, as curl's `-w` times are — measured as the
+ * events happen, on the probe's clock. A phase the probe never reached, or that its kind does not have (TLS of a
+ * plain connection, the answer of a connect-only TCP probe), is absent.
+ */
+export interface ProbePhaseTimings {
+  /** The TCP connection was open. */
+  connectMs?: number;
+  /** The TLS handshake was complete (HTTPS, gRPC with `tls`, PostgreSQL with TLS). */
+  tlsMs?: number;
+  /**
+   * The first byte of the answer to the probe's question arrived: of the HTTP response, of the TCP answer to
+   * `send` / `expect`, of the PostgreSQL query's answer; the response headers of the gRPC call.
+   */
+  firstByteMs?: number;
+  /** The probe ended: `durationMs`. */
+  totalMs: number;
 }
 
 /**
@@ -41,6 +62,8 @@ export interface ProbeOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   clock?: MonotonicClock;
+  /** Measure when each phase was reached, into `result.timings` (for `swh-probe -v`); off, it costs nothing. */
+  timings?: boolean;
 }
 
 /** The address a probe connects to: an IP literal, never a name (connections go only to the address given). */

@@ -53,6 +53,7 @@ export function probeTcp(
     attempt.phase("connecting");
     const socket = connect({ host: target.host, port: target.port });
     socket.once("connect", () => {
+      attempt.reached("connect");
       if (send !== undefined) socket.write(send);
       if (expected === undefined) {
         attempt.finish(
@@ -69,6 +70,7 @@ export function probeTcp(
       const want = quoteText(config.expect ?? "");
       socket.on("data", (chunk: Buffer) => {
         if (attempt.done) return;
+        attempt.reached("firstByte");
         const copied = chunk.copy(answer, length);
         length += copied;
         // Searched from where a match ending in this chunk could start, so no byte is searched again and again.

@@ -4,15 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeCa } from "@swh/testenv";
 import { afterAll, describe, expect, it } from "vitest";
-import { cli, cliWith, TIMEOUT } from "./helpers/cli.js";
+import { cli, JSON_OUTPUT, TIMEOUT } from "./helpers/cli.js";
 import { startHealthServer, startScriptedHealthServer } from "./helpers/grpc-servers.js";
 
 const HOST = "127.0.0.1";
 
 describe("swh-probe grpc", () => {
-  it("exits 0 when the server is SERVING, and prints one JSON line", async () => {
+  it("exits 0 when the server is SERVING, and prints one JSON line when asked", async () => {
     const { port } = await startHealthServer(HOST, { "": "SERVING" });
-    const { code, out } = await cli("grpc", `${HOST}:${port}`, ...TIMEOUT);
+    const { code, out } = await cli("grpc", `${HOST}:${port}`, ...JSON_OUTPUT, ...TIMEOUT);
     expect(code).toBe(0);
     expect(out).toHaveLength(1);
     expect(JSON.parse(out[0] as string)).toMatchObject({
@@ -38,7 +38,7 @@ describe("swh-probe grpc", () => {
     expect(JSON.parse(out[0] as string)).toMatchObject({ kind: "grpc", ok: false, reason: "GRPCNotServing" });
   });
 
-  it("checks the service named by --service, and prints text when asked", async () => {
+  it("checks the service named by --service, and prints text", async () => {
     const { port, health } = await startHealthServer(HOST, { orders: "SERVING" });
     const target = `${HOST}:${port}`;
     const serving = await cli("grpc", target, "--service", "orders", "--output", "text", ...TIMEOUT);
@@ -52,7 +52,7 @@ describe("swh-probe grpc", () => {
     expect(down.out).toEqual([
       expect.stringMatching(new RegExp(`^FAIL grpc ${target}: GRPCNotServing: NOT_SERVING in [\\d.]+ ms$`)),
     ]);
-    const unknown = await cli("grpc", target, "--service", "billing", ...TIMEOUT);
+    const unknown = await cli("grpc", target, "--service", "billing", ...JSON_OUTPUT, ...TIMEOUT);
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.out[0] as string)).toMatchObject({ reason: "GRPCServiceUnknown" });
   });
@@ -60,7 +60,7 @@ describe("swh-probe grpc", () => {
   it("resolves a host name itself and sends name:port as the :authority, unless --host says otherwise", async () => {
     const seen: { service: string; authority: string }[] = [];
     const port = await startScriptedHealthServer("localhost", { status: 1 }, seen);
-    const byName = await cli("grpc", `localhost:${port}`, "--service", "orders", ...TIMEOUT);
+    const byName = await cli("grpc", `localhost:${port}`, "--service", "orders", ...JSON_OUTPUT, ...TIMEOUT);
     expect(byName.code).toBe(0);
     expect(JSON.parse(byName.out[0] as string)).toMatchObject({
       ok: true,
@@ -105,6 +105,7 @@ describe("swh-probe grpc", () => {
         caFile,
         "--host",
         "billing.example.test",
+        ...JSON_OUTPUT,
         ...TIMEOUT,
       );
       expect(wrongName.code).toBe(1);
@@ -114,7 +115,7 @@ describe("swh-probe grpc", () => {
     it("fails with TLSError for an unknown CA, passes with --insecure, and fails without --tls", async () => {
       const { port } = await startHealthServer(HOST, { "": "SERVING" }, nameCert);
       const target = `${HOST}:${port}`;
-      const unknownCa = await cli("grpc", target, "--tls", ...TIMEOUT);
+      const unknownCa = await cli("grpc", target, "--tls", ...JSON_OUTPUT, ...TIMEOUT);
       expect(unknownCa.code).toBe(1);
       expect(JSON.parse(unknownCa.out[0] as string)).toMatchObject({ reason: "TLSError" });
       expect((await cli("grpc", target, "--tls", "--insecure", ...TIMEOUT)).code).toBe(0);
@@ -125,22 +126,26 @@ describe("swh-probe grpc", () => {
   it.each([
     [["grpc", "127.0.0.1"], "address must be"],
     [["grpc", "127.0.0.1:50051", "--tls=maybe"], "--tls must be true or false"],
-    [["grpc", "127.0.0.1:50051", "--timeout", "1h2x"], "--timeout must be a positive duration"],
+    [["grpc", "127.0.0.1:50051", "--timeout", "1h2x"], '--timeout: "1h2x" is not a duration'],
+    [["grpc", "127.0.0.1:50051", "--insecure"], "--insecure needs --tls"],
+    [["grpc", "127.0.0.1:50051", "--https"], "--https does not apply to grpc probes (only to http)"],
     [
       ["grpc", "127.0.0.1:50051", "--host", "a b"],
       '--host must be a host name or [IPv6 address], optionally with :port, got "a b"',
     ],
-    [["grpc", "127.0.0.1:50051", "--tls", "--ca", "/nonexistent/ca.pem"], "/nonexistent/ca.pem"],
+    [["grpc", "127.0.0.1:50051", "--tls", "--ca", "/nonexistent/ca.pem"], "--ca: ENOENT"],
     [["grpc", "127.0.0.1:50051", "--service"], "--service needs a value"],
-  ])("usage error for %j → exit 2", async (argv, message) => {
-    const { code, err } = await cli(...argv);
+  ])("usage error for %j → exit 2 and one line", async (argv, message) => {
+    const { code, out, err } = await cli(...argv);
     expect(code).toBe(2);
-    expect(err.join("\n")).toContain(message);
+    expect(out).toEqual([]);
+    expect(err).toEqual([expect.stringMatching(/^swh-probe: .* \(try --help\)$/)]);
+    expect(err[0]).toContain(message);
   });
 
   it("takes durations with units", async () => {
     const { port } = await startHealthServer(HOST, { "": "SERVING" });
     for (const timeout of ["5s", "1500ms", "1m"])
-      expect((await cliWith({ isTTY: true }, "grpc", `${HOST}:${port}`, "--timeout", timeout)).code).toBe(0);
+      expect((await cli("grpc", `${HOST}:${port}`, "--timeout", timeout)).code).toBe(0);
   });
 });

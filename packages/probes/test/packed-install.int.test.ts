@@ -90,7 +90,16 @@ describe("@swh/probes installed from its tarball", () => {
 
   it("loads pg for a PostgreSQL probe: a refused connection fails as ConnectionRefused", async () => {
     const port = await closedPort(HOST);
-    const probe = await npxSwhProbe("postgres", `${HOST}:${port}`, "--user", "app", "--tls-mode", "Disabled");
+    const probe = await npxSwhProbe(
+      "postgres",
+      `${HOST}:${port}`,
+      "--user",
+      "app",
+      "--tls-mode",
+      "Disabled",
+      "--output",
+      "json",
+    );
     expect(probe.stderr).toBe("");
     expect(probe.code).toBe(1);
     expect(JSON.parse(probe.stdout)).toMatchObject({

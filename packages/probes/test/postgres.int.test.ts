@@ -1,7 +1,11 @@
 /** probePostgres against a real PostgreSQL server (with TLS and client certificates) on a pod-like address. */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { makeCa, type PostgresServer, startPostgres } from "@swh/testenv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PostgresCredentials, type PostgresProbeConfig, probePostgres } from "../src/index.js";
+import { cli, TIMEOUT } from "./helpers/cli.js";
 import { closedPort, flood, startHttpServer, startTcpServer } from "./helpers/servers.js";
 
 const PG_HOST = "10.244.9.10";
@@ -80,6 +84,79 @@ describe("probePostgres TLS modes", () => {
     const result = await probe({ credentials: app({ password: "not-the-password" }) });
     expect(result).toMatchObject({ ok: false, reason: "AuthFailed" });
     expect(result.message).not.toContain("not-the-password");
+  });
+});
+
+describe("probePostgres phase timings", () => {
+  const timed = (credentials: PostgresCredentials) =>
+    probePostgres({ host: pg.host, port: pg.port }, { credentials }, { timeoutMs: 10_000, timings: true });
+  const order = (t: Record<string, number | undefined> = {}) =>
+    ["connectMs", "tlsMs", "firstByteMs", "totalMs"].filter((k) => t[k] !== undefined);
+
+  it("over TLS: connect, the handshake, the query's answer and the total, each no earlier than the one before", async () => {
+    const result = await timed(app({ tlsMode: "SkipVerification" }));
+    expect(result.ok).toBe(true);
+    const t = result.timings;
+    expect(order({ ...t })).toEqual(["connectMs", "tlsMs", "firstByteMs", "totalMs"]);
+    expect(t?.connectMs).toBeLessThanOrEqual(t?.tlsMs ?? Number.NaN);
+    expect(t?.tlsMs).toBeLessThanOrEqual(t?.firstByteMs ?? Number.NaN);
+    expect(t?.firstByteMs).toBeLessThanOrEqual(t?.totalMs ?? Number.NaN);
+    expect(t?.totalMs).toBe(result.durationMs);
+  });
+
+  it("without TLS: no TLS phase; a refused port: the total only", async () => {
+    const plain = await timed(app({ tlsMode: "Disabled" }));
+    expect(plain.ok).toBe(true);
+    expect(order({ ...plain.timings })).toEqual(["connectMs", "firstByteMs", "totalMs"]);
+    const refused = await probePostgres(
+      { host: pg.host, port: await closedPort(pg.host) },
+      { credentials: app() },
+      { timeoutMs: 10_000, timings: true },
+    );
+    expect(refused).toMatchObject({ ok: false, reason: "ConnectionRefused" });
+    expect(order({ ...refused.timings })).toEqual(["totalMs"]);
+  });
+});
+
+describe("swh-probe postgres against the same server", () => {
+  const dir = mkdtempSync(join(tmpdir(), "swh-probe-cli-postgres-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const passwordFile = (password: string) => {
+    const file = join(dir, `${password}.txt`);
+    writeFileSync(file, `${password}\n`);
+    return file;
+  };
+
+  it("-v: one line with connect, TLS, the query's first byte and the total", async () => {
+    const target = `${pg.host}:${pg.port}`;
+    const argv = ["postgres", target, "--user", "app", "--password-file", passwordFile("app-secret")];
+    const { code, out } = await cli(...argv, "--query", "select 1", "-v", ...TIMEOUT);
+    expect(code).toBe(0);
+    const ms = "[\\d.]+ ms";
+    expect(out).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^PASS postgres ${target}: query returned "1" in ${ms} \\(connect ${ms}, TLS ${ms}, first byte ${ms}, total ${ms}\\)$`,
+        ),
+      ),
+    ]);
+  });
+
+  it("a wrong password: exit 1, one line with AuthFailed", async () => {
+    const target = `${pg.host}:${pg.port}`;
+    const { code, out } = await cli(
+      "postgres",
+      target,
+      "--user",
+      "app",
+      "--password-file",
+      passwordFile("wrong"),
+      ...TIMEOUT,
+    );
+    expect(code).toBe(1);
+    expect(out).toEqual([
+      expect.stringMatching(new RegExp(`^FAIL postgres ${target}: AuthFailed: .+ in [\\d.]+ ms$`)),
+    ]);
   });
 });
 

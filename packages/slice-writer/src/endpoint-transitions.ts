@@ -1,9 +1,11 @@
 /**
- * Which endpoints change readiness with the next write of one SWH's slices on a node: what Events and the
- * transitions metric report. The slices as they are are read through the contract's one reader (`readSlice`).
+ * Which endpoints change readiness with the next write of one SWH's slices on a node, and the Event that tells
+ * users of each: what Events and the transitions metric report. The slices as they are are read through the
+ * contract's one reader (`readSlice`).
  */
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import type { EndpointGroup } from "@swh/aggregation";
+import { ANNOTATION_DRAIN, DRAINED_REASON, EVENT_REASONS, type EventReason } from "@swh/crd-types";
 import { readSlice } from "./read-slice.js";
 
 /** One endpoint of one port whose `ready` condition changes with the next write. */
@@ -54,6 +56,37 @@ export function findEndpointTransitions(
     }
   }
   return transitions;
+}
+
+/** The Event about one transition, on the SWH, and the reason code a log line of it carries. */
+export interface TransitionEvent {
+  type: "Normal" | "Warning";
+  reason: EventReason;
+  message: string;
+  /** Why the endpoint is not ready: the failing probe's reason, or `Drained`; undefined when ready. */
+  notReadyReason?: string;
+}
+
+/**
+ * The Event of `t`: `EndpointReady` (Normal) or `EndpointNotReady` naming the failing probe and its reason
+ * (Warning), or the drain (Normal: a drain is the operator's or the app's own decision, news rather than a warning).
+ */
+export function transitionEvent(t: EndpointTransition): TransitionEvent {
+  const port = t.portName === "" ? `${t.port}` : `${t.portName} (${t.port})`;
+  const why = t.failure
+    ? `: ${t.failure.failingProbe} ${t.failure.reason}`
+    : t.drained
+      ? ` (Drained: the pod's annotation ${ANNOTATION_DRAIN} drains it)`
+      : "";
+  const message = `pod ${t.pod} (${t.address}) port ${port} is ${t.ready ? "ready" : `not ready${why}`}`;
+  const event: TransitionEvent = {
+    type: t.ready || t.drained ? "Normal" : "Warning",
+    reason: t.ready ? EVENT_REASONS.endpointReady : EVENT_REASONS.endpointNotReady,
+    message,
+  };
+  if (t.failure) event.notReadyReason = t.failure.reason;
+  else if (t.drained) event.notReadyReason = DRAINED_REASON;
+  return event;
 }
 
 function key(portName: string, port: number, address: string): string {

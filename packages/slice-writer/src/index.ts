@@ -16,7 +16,12 @@ export {
   WRITE_RESULTS,
   type WriteResult,
 } from "./apply-slice-plan.js";
-export { type EndpointTransition, findEndpointTransitions } from "./endpoint-transitions.js";
+export {
+  type EndpointTransition,
+  findEndpointTransitions,
+  type TransitionEvent,
+  transitionEvent,
+} from "./endpoint-transitions.js";
 export { type PlanSlicesInput, planSlices, type SlicePlan } from "./plan-slices.js";
 export {
   type EndpointReason,

@@ -1,7 +1,7 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import type { EndpointGroup } from "@swh/aggregation";
 import { describe, expect, it } from "vitest";
-import { findEndpointTransitions } from "../src/endpoint-transitions.js";
+import { findEndpointTransitions, transitionEvent } from "../src/endpoint-transitions.js";
 import { planSlices } from "../src/index.js";
 import { anEndpoint, aGroup as aPlannerGroup, nodeName, swh } from "./builders.js";
 
@@ -72,5 +72,35 @@ describe("findEndpointTransitions", () => {
     expect(
       findEndpointTransitions(existing, [aGroup("http", 8080, [{ address: "10.244.1.5", ready: true }])]),
     ).toEqual([]);
+  });
+});
+
+describe("transitionEvent", () => {
+  const at = { pod: "web-1", address: "10.244.1.5", portName: "http", port: 8080 };
+
+  it("warns of an endpoint a probe fails, naming the probe and its reason", () => {
+    const failure = { failingProbe: "HTTP :8080 /healthz", reason: "HTTPStatus" };
+    expect(transitionEvent({ ...at, ready: false, failure })).toEqual({
+      type: "Warning",
+      reason: "EndpointNotReady",
+      message: "pod web-1 (10.244.1.5) port http (8080) is not ready: HTTP :8080 /healthz HTTPStatus",
+      notReadyReason: "HTTPStatus",
+    });
+  });
+
+  it("tells of a ready endpoint as news, by port number when the port has no name", () => {
+    expect(transitionEvent({ ...at, portName: "", port: 9090, ready: true })).toEqual({
+      type: "Normal",
+      reason: "EndpointReady",
+      message: "pod web-1 (10.244.1.5) port 9090 is ready",
+    });
+  });
+
+  it("tells of a drained endpoint as news, not a warning, naming the annotation", () => {
+    const event = transitionEvent({ ...at, ready: false, drained: true });
+    expect(event).toMatchObject({ type: "Normal", reason: "EndpointNotReady", notReadyReason: "Drained" });
+    expect(event.message).toBe(
+      "pod web-1 (10.244.1.5) port http (8080) is not ready (Drained: the pod's annotation network.deckhouse.io/swh-drain drains it)",
+    );
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The agent's view of credentials Secrets (ADR 0020): one namespaced informer per namespace an administrator
  * enabled (`--credentials-namespaces`, the chart value `agent.credentialsNamespaces`), each narrowed server-side to
- * the credentials type. No informer at all when none is enabled: the agent's token has no Secret access then.
+ * the credentials type (`startNamespacedInformers` of @swh/kube). No informer at all when none is enabled: the
+ * agent's token has no Secret access then.
  *
  * A namespace whose list the API server refuses (403: its RoleBinding was deleted, or the flag lists a namespace
  * the chart did not bind) counts as settled, so that one tenant's namespace can never hold back the agent's start
@@ -10,14 +11,7 @@
  */
 import { CoreV1Api, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
 import { POSTGRES_CREDENTIALS_SECRET_TYPE } from "@swh/crd-types";
-import {
-  describeApiError,
-  httpStatusOf,
-  type Informer,
-  type KubeMetrics,
-  type Logger,
-  startInformer,
-} from "@swh/kube";
+import { type KubeMetrics, type Logger, startNamespacedInformers } from "@swh/kube";
 
 /** What the caches say about one Secret reference: the Secret (undefined = absent), or why it may not be read. */
 export type CredentialsLookup =
@@ -37,13 +31,6 @@ export interface CredentialsSecrets {
 /** Names the chart value and the flag in messages, so that whoever reads the status knows what to change. */
 const HOW_TO_ENABLE = "an administrator enables it with the chart value agent.credentialsNamespaces";
 
-/** One enabled namespace: its cache, the API server's refusal (set while its lists get 403), its settling. */
-interface NamespaceCache {
-  informer: Informer<V1Secret>;
-  refusal: { message?: string };
-  settled: Promise<void>;
-}
-
 /** Starts one Secret informer per namespace of `namespaces`; they run until `signal` aborts. */
 export function startCredentialsSecrets(opts: {
   kubeConfig: KubeConfig;
@@ -55,61 +42,30 @@ export function startCredentialsSecrets(opts: {
 }): CredentialsSecrets {
   const core = opts.kubeConfig.makeApiClient(CoreV1Api);
   const fieldSelector = `type=${POSTGRES_CREDENTIALS_SECRET_TYPE}`;
-  const caches = new Map<string, NamespaceCache>();
-  for (const namespace of opts.namespaces) {
-    let markRefused: () => void = () => {};
-    const refusedOnce = new Promise<void>((resolve) => {
-      markRefused = resolve;
-    });
-    const refusal: NamespaceCache["refusal"] = {};
-    const informer = startInformer<V1Secret>({
-      kubeConfig: opts.kubeConfig,
-      name: `secrets/${namespace}`,
-      path: `/api/v1/namespaces/${namespace}/secrets`,
-      fieldSelector,
-      logger: opts.logger,
-      metrics: opts.metrics,
-      signal: opts.signal,
-      ...(opts.resyncMs !== undefined ? { resyncMs: opts.resyncMs } : {}),
-      list: async (page) => {
-        try {
-          const list = await core.listNamespacedSecret({ namespace, fieldSelector, ...page });
-          delete refusal.message;
-          return list;
-        } catch (err) {
-          if (httpStatusOf(err) === 403) {
-            refusal.message = describeApiError(err);
-            markRefused();
-          }
-          throw err;
-        }
-      },
-    });
-    caches.set(namespace, { informer, refusal, settled: Promise.race([informer.synced(), refusedOnce]) });
-  }
-
+  const caches = startNamespacedInformers<V1Secret>({
+    ...opts,
+    apiPath: "/api/v1",
+    resource: "secrets",
+    fieldSelector,
+    list: (namespace, page) => core.listNamespacedSecret({ namespace, fieldSelector, ...page }),
+  });
   return {
     lookup(namespace, name) {
-      const cache = caches.get(namespace);
-      if (cache === undefined) {
+      const found = caches.lookup(namespace, name);
+      if (found.state === "cached") return { permitted: true, secret: found.object };
+      if (found.state === "notWatched") {
         return {
           permitted: false,
           message: `the agent may not read Secrets in namespace ${namespace}: ${HOW_TO_ENABLE}`,
         };
       }
-      if (!cache.informer.hasSynced()) {
-        // Only reachable for a refused namespace: the agent starts probing once every namespace has settled.
-        return {
-          permitted: false,
-          message: `the API server refused the agent's list of Secrets in namespace ${namespace} (${cache.refusal.message ?? "not loaded yet"}); ${HOW_TO_ENABLE}`,
-        };
-      }
-      return { permitted: true, secret: cache.informer.get(name, namespace) };
+      // Only reachable for a refused namespace: the agent starts probing once every namespace has settled.
+      return {
+        permitted: false,
+        message: `the API server refused the agent's list of Secrets in namespace ${namespace} (${found.refusal ?? "not loaded yet"}); ${HOW_TO_ENABLE}`,
+      };
     },
-    hasSettled: () =>
-      [...caches.values()].every((c) => c.informer.hasSynced() || c.refusal.message !== undefined),
-    settled: async () => {
-      await Promise.all([...caches.values()].map((c) => c.settled));
-    },
+    hasSettled: () => caches.hasSettled(),
+    settled: () => caches.settled(),
   };
 }

@@ -80,13 +80,3 @@ export function startAgentInformers(opts: {
     }),
   };
 }
-
-/** Resolves when every informer has loaded its first list. */
-export async function informersSynced(informers: AgentInformers): Promise<void> {
-  await Promise.all(Object.values(informers).map((i: Informer<unknown>) => i.synced()));
-}
-
-/** True when every informer has loaded its first list. */
-export function informersHaveSynced(informers: AgentInformers): boolean {
-  return Object.values(informers).every((i: Informer<unknown>) => i.hasSynced());
-}

@@ -1,7 +1,8 @@
 /**
  * Tells users what is wrong with their objects, as Warning Events on them plus a warning log: once per object
- * and problem however often the object is looked at (target planning runs on every pod change), and within the
- * EventRecorder's per-object rate limit on top. Two kinds of problem (ADR 0015):
+ * and problem however often the object is looked at (target planning runs on every pod change), through
+ * `ObjectProblemReporter` of @swh/kube; this file says what the problems are and how their messages read. Three
+ * kinds of problem (ADR 0015):
  * - an object the agent cannot process at all (a stored SWH whose shape no longer fits the schema, a Pod it
  *   cannot read): it is skipped and everything else goes on; the Event names the first field the schema rejects;
  * - a Service whose published SWH spec is invalid (ADR 0032): its slices stay as they are;
@@ -11,9 +12,15 @@
  */
 import type { V1Pod } from "@kubernetes/client-node";
 import { AGGREGATION_ISSUE_KINDS, type AggregationIssue } from "@swh/aggregation";
-import { API_VERSION, EVENT_REASONS, type EventReason, KIND } from "@swh/crd-types";
+import { API_VERSION, EVENT_REASONS, KIND } from "@swh/crd-types";
 import { describeUnprocessableSpec } from "@swh/crd-types/internal";
-import type { EventRecorder, EventSubject, Logger } from "@swh/kube";
+import {
+  type EventRecorder,
+  type EventSubject,
+  errorSummary,
+  type Logger,
+  ObjectProblemReporter,
+} from "@swh/kube";
 import type { UnusableSpec } from "../reconcile-swh.js";
 
 /** Issue kinds meaning "this probe cannot run": reported as `ProbeCannotRun`. */
@@ -21,9 +28,6 @@ const CANNOT_RUN: ReadonlySet<string> = new Set([
   AGGREGATION_ISSUE_KINDS.probePortNotFound,
   AGGREGATION_ISSUE_KINDS.probeModeUnsupported,
 ]);
-
-/** Problems remembered as reported; past this many the memory starts over (a repeat Event is harmless). */
-const MAX_REMEMBERED = 10_000;
 
 /** An object as far as reporting needs it. */
 interface ObjectRef {
@@ -34,13 +38,12 @@ interface ObjectRef {
 
 /** Reports problems with users' objects (see the file comment). */
 export class ObjectProblems {
-  readonly #events: Pick<EventRecorder, "record">;
+  readonly #reporter: ObjectProblemReporter;
   readonly #logger: Logger;
   readonly #nodeName: string;
-  readonly #reported = new Set<string>();
 
   constructor(deps: { events: Pick<EventRecorder, "record">; logger: Logger; nodeName: string }) {
-    this.#events = deps.events;
+    this.#reporter = new ObjectProblemReporter(deps);
     this.#logger = deps.logger;
     this.#nodeName = deps.nodeName;
   }
@@ -49,7 +52,7 @@ export class ObjectProblems {
   unprocessableSwh(ref: ObjectRef, spec: unknown, error: unknown): void {
     const problem = describeUnprocessableSpec(spec, error);
     const message = `${problem}; the agent on node ${this.#nodeName} skips this object until it changes and leaves its slices on the node as they are`;
-    this.#report(swhSubject(ref), EVENT_REASONS.invalidSpec, problem, message, error);
+    this.#reporter.warn(swhSubject(ref), EVENT_REASONS.invalidSpec, problem, message, error);
   }
 
   /**
@@ -61,12 +64,10 @@ export class ObjectProblems {
   unusablePublishedSpec(ref: ObjectRef, unusable: UnusableSpec): void {
     if (unusable.state === "invalid") {
       const message = `the spec published on Service ${ref.name} is invalid (${unusable.problem}); the agent on node ${this.#nodeName} leaves its slices on the node as they are until the controller rewrites it`;
-      this.#report(swhSubject(ref), EVENT_REASONS.invalidSpec, unusable.problem, message);
+      this.#reporter.warn(swhSubject(ref), EVENT_REASONS.invalidSpec, unusable.problem, message);
       return;
     }
-    const key = `missing\u0000${ref.namespace}/${ref.name}`;
-    if (this.#reported.has(key)) return;
-    this.#remember(key);
+    if (!this.#reporter.firstTime(`missing\u0000${ref.namespace}/${ref.name}`)) return;
     this.#logger.info("Service publishes no SWH spec yet; its slices on this node are left as they are", {
       service: `${ref.namespace}/${ref.name}`,
     });
@@ -82,9 +83,9 @@ export class ObjectProblems {
       namespace: meta.namespace ?? "",
       uid: meta.uid ?? "",
     };
-    const problem = `the pod could not be read: ${errorText(error)}`;
+    const problem = `the pod could not be read: ${errorSummary(error)}`;
     const message = `${problem}; the agent on node ${this.#nodeName} publishes it for no balancer until it changes`;
-    this.#report(subject, EVENT_REASONS.unreadablePod, problem, message, error);
+    this.#reporter.warn(subject, EVENT_REASONS.unreadablePod, problem, message, error);
   }
 
   /** Reports the probes of the SWH `ref` that cannot run, from its aggregation `issues` (others are ignored). */
@@ -92,7 +93,7 @@ export class ObjectProblems {
     for (const issue of issues) {
       if (!CANNOT_RUN.has(issue.kind)) continue;
       // One Event per probe field, not per pod: the first pod's message stands for the others.
-      this.#report(
+      this.#reporter.warn(
         swhSubject(ref),
         EVENT_REASONS.probeCannotRun,
         `${issue.kind} ${issue.path}`,
@@ -100,34 +101,10 @@ export class ObjectProblems {
       );
     }
   }
-
-  #report(
-    subject: EventSubject,
-    reason: EventReason,
-    problem: string,
-    message: string,
-    error?: unknown,
-  ): void {
-    const key = `${subject.uid}\u0000${subject.namespace}/${subject.name}\u0000${reason}\u0000${problem}`;
-    if (this.#reported.has(key)) return;
-    this.#remember(key);
-    this.#logger.warn("object problem", {
-      kind: subject.kind,
-      object: `${subject.namespace}/${subject.name}`,
-      reason,
-      problem,
-      ...(error === undefined ? {} : { err: errorText(error) }),
-    });
-    this.#events.record(subject, "Warning", reason, message);
-  }
-
-  #remember(key: string): void {
-    if (this.#reported.size >= MAX_REMEMBERED) this.#reported.clear();
-    this.#reported.add(key);
-  }
 }
 
-function swhSubject(ref: ObjectRef): EventSubject {
+/** The SWH `ref` as the subject of an Event. */
+export function swhSubject(ref: ObjectRef): EventSubject {
   return {
     kind: KIND,
     apiVersion: API_VERSION,
@@ -135,10 +112,4 @@ function swhSubject(ref: ObjectRef): EventSubject {
     namespace: ref.namespace,
     uid: ref.uid ?? "",
   };
-}
-
-/** An error's message, bounded (it names code, not values: errors here come from reading object shapes). */
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

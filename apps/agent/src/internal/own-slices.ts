@@ -10,7 +10,7 @@
 import type { V1EndpointSlice } from "@kubernetes/client-node";
 import { objectKey } from "@swh/crd-types";
 import { type Informer, type Logger, WritePacer, WrittenObjects } from "@swh/kube";
-import type { AgentMetrics } from "@swh/metrics";
+import { type AgentMetrics, recordSliceWrites } from "@swh/metrics";
 import {
   type ApplyResult,
   isOwnedSlice,
@@ -56,11 +56,11 @@ export class OwnSlices {
     try {
       result = await writeSlices(request, { api: this.#api, nodeName: this.#nodeName });
     } catch (err) {
-      if (err instanceof SliceWriteError) this.#count(err.result);
+      if (err instanceof SliceWriteError) recordSliceWrites(this.#metrics, err.result.writes);
       throw err;
     }
     if (result === undefined) return;
-    this.#count(result);
+    recordSliceWrites(this.#metrics, result.writes);
     logger.debug("slices written", {
       swh: objectKey(request.swh),
       attempts: result.attempts,
@@ -80,16 +80,5 @@ export class OwnSlices {
   /** How long a change of the SWH `key` noticed now waits at least before its write (0 while not paced). */
   delayMs(key: string): number {
     return this.#pacer.delayMs(key, Date.now());
-  }
-
-  #count(result: ApplyResult): void {
-    for (const [action, byResult] of Object.entries(result.writes)) {
-      for (const [outcome, count] of Object.entries(byResult)) {
-        if (count === 0) continue;
-        const label =
-          outcome === "ok" ? "success" : outcome === "notOwned" || outcome === "error" ? "error" : "conflict";
-        this.#metrics.sliceWrites.inc({ action, result: label }, count);
-      }
-    }
   }
 }

@@ -1,9 +1,8 @@
 /**
  * Writes pods' readiness gate conditions (`readinessGateUpdates` of @swh/aggregation decides which) with one
- * strategic merge patch of `pods/status` each: conditions merge by type, so the kubelet's own conditions are
- * untouched, and `metadata.uid` in the patch is a precondition (a pod recreated under the same name is not
- * written). The agent's admission policy lets it patch only its own node's pods, and only conditions of
- * `READINESS_GATE_PREFIX` (ADR 0038).
+ * strategic merge patch of `pods/status` each (`readinessGatePatch`: conditions merge by type, so the kubelet's
+ * own conditions are untouched, and `metadata.uid` in the patch is a precondition). The agent's admission policy
+ * lets it patch only its own node's pods, and only conditions of `READINESS_GATE_PREFIX` (ADR 0038).
  *
  * Read-your-writes: the pod the API server returns is laid over the informer's copy (`WrittenObjects`) until the
  * informer delivers it, so a reconcile right after a write sees the new condition and does not write it again. A
@@ -11,7 +10,7 @@
  * every update was tried, so the reconcile is retried with the queue's backoff.
  */
 import type { V1Pod } from "@kubernetes/client-node";
-import type { ReadinessGateUpdate } from "@swh/aggregation";
+import { type ReadinessGateUpdate, readinessGatePatch } from "@swh/aggregation";
 import { objectKey } from "@swh/crd-types";
 import { httpStatusOf, type KubeJsonClient, type Logger, WrittenObjects } from "@swh/kube";
 import type { AgentMetrics } from "@swh/metrics";
@@ -60,20 +59,13 @@ export class ReadinessGates {
     return this.#written.current(objectKey(pod.metadata ?? {}), pod) ?? pod;
   }
 
-  #patch({ pod, condition, transition }: ReadinessGateUpdate): Promise<V1Pod> {
+  #patch(update: ReadinessGateUpdate): Promise<V1Pod> {
+    const { pod } = update;
     return this.#client.request<V1Pod>({
       method: "PATCH",
       path: `/api/v1/namespaces/${pod.namespace}/pods/${pod.name}/status`,
       contentType: "application/strategic-merge-patch+json",
-      body: {
-        metadata: { uid: pod.uid },
-        status: {
-          conditions: [
-            // Unchanged status (only the reason changed): the transition time stays the pod's.
-            { ...condition, ...(transition ? { lastTransitionTime: new Date().toISOString() } : {}) },
-          ],
-        },
-      },
+      body: readinessGatePatch(update, new Date()),
     });
   }
 }

@@ -16,7 +16,7 @@ import {
   type V1Service,
 } from "@kubernetes/client-node";
 import { GROUP, LABEL_MANAGED_BY, MANAGED_BY, PLURAL, VERSION } from "@swh/crd-types";
-import { type Informer, type InformerOptions, type ListPage, startInformer } from "@swh/kube";
+import { allSynced, type Informer, type InformerOptions, type ListPage, startInformer } from "@swh/kube";
 import { SliceIndex } from "@swh/slice-writer";
 import type { ControllerIo, ControllerSettings } from "../controller-options.js";
 
@@ -80,7 +80,7 @@ export function watchCluster(opts: WatchOptions): ControllerCaches {
 export async function cachesSynced(caches: ControllerCaches, signal: AbortSignal): Promise<boolean> {
   const { swhs, services, slices, nodes, leases } = caches;
   try {
-    await Promise.all([swhs, services, slices, nodes, leases].map((i) => i.synced()));
+    await allSynced([swhs, services, slices, nodes, leases]);
     return true;
   } catch (err) {
     if (signal.aborted) return false;

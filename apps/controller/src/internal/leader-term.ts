@@ -1,18 +1,11 @@
 /**
- * Leadership terms (ADR 0009 decision 7, ADR 0019). Informers run in every replica; workers run only during a
- * term, and each term starts from the whole world. What a term knows beyond the caches lives in its `LeaderTerm`
- * and ends with it: a replica that leads again later starts clean, and a reconcile of an ended term that still
- * finishes writes into state nobody reads.
+ * Leadership terms (ADR 0009 decision 7, ADR 0019; run by `runLeaderTerms` of @swh/kube). Informers run in every
+ * replica; workers run only during a term, and each term starts from the whole world. What a term knows beyond the
+ * caches lives in its `LeaderTerm` and ends with it: a replica that leads again later starts clean, and a
+ * reconcile of an ended term that still finishes writes into state nobody reads.
  */
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { type Logger, WrittenObjects } from "@swh/kube";
-
-/** Runs `onStartedLeading` while this process holds the leader Lease (the `@swh/kube` contract). */
-export type LeaderElector = (opts: {
-  onStartedLeading(signal: AbortSignal): void;
-  onStoppedLeading(): void;
-  signal: AbortSignal;
-}) => Promise<void>;
+import { WrittenObjects } from "@swh/kube";
 
 /** One leadership term: its signal and what it knows beyond the informer caches. */
 export interface LeaderTerm {
@@ -52,46 +45,13 @@ export function recordNodeReport(term: LeaderTerm, node: string, report: NodeRep
   }
 }
 
-/**
- * Runs terms until `opts.signal` aborts and every term's work finished: without `elect` one term at once
- * (`--leader-elect=false`), else one per Lease held, each with its own signal, aborted the moment the Lease is
- * lost; after a loss this replica stays a candidate with warm caches. `start` runs a term's work; `end` clears
- * what only a leader shows (also after a term whose work is still finishing).
- */
-export async function runTerms(
-  elect: LeaderElector | undefined,
-  opts: { signal: AbortSignal; logger: Logger },
-  hooks: { start(term: LeaderTerm): Promise<void>; end(): void },
-): Promise<void> {
-  const { signal, logger } = opts;
-  const term = (termSignal: AbortSignal): LeaderTerm => ({
+/** A new term's state, for the term whose signal is `signal` (see `LeaderTerm`). */
+export function newLeaderTerm(signal: AbortSignal): LeaderTerm {
+  return {
     since: new Date(),
-    signal: termSignal,
+    signal,
     writtenStatus: new WrittenObjects(),
     staleNodes: new Set(),
     notReadyNodes: new Set(),
-  });
-  if (elect === undefined) {
-    await hooks.start(term(signal));
-    hooks.end();
-    return;
-  }
-  const running = new Set<Promise<void>>();
-  await elect({
-    signal,
-    onStartedLeading: (termSignal) => {
-      logger.info("started leading");
-      const work = hooks
-        .start(term(termSignal))
-        .catch((err: unknown) => logger.error("workers failed", { err }));
-      running.add(work);
-      void work.finally(() => running.delete(work));
-    },
-    onStoppedLeading: () => {
-      if (!signal.aborted) logger.warn("lost leadership; all work stopped");
-      hooks.end();
-    },
-  });
-  await Promise.all(running);
-  hooks.end();
+  };
 }

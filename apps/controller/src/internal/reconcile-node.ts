@@ -1,20 +1,19 @@
 /**
  * One reconcile of one node (key = the node's full name), in order: read (`readNodeFacts`: the Node, its agent's
- * heartbeat Lease and its slices from the caches, what the term reported so far) → decide (`planNodeCleanup`,
- * pure; again with a live GET when the cache says the Node is gone) → write (delete the slices of a deleted or
- * long-NotReady node whose agent is silent) → report (`swh_agent_heartbeat_stale`,
+ * heartbeat Lease and its slices from the caches, what the term reported so far) → decide (`nodeCleanupFacts` and
+ * `planNodeCleanup`, pure; again with a live GET when the cache says the Node is gone) → write (delete the slices
+ * of a deleted or long-NotReady node whose agent is silent) → report (`swh_agent_heartbeat_stale`,
  * `swh_node_not_ready_agent_alive`, a Warning Event on the Node, log lines). The new reports and the SWHs whose
  * status they change are returned; the worker hands them to the term and the SWH queue.
  */
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
 import { EVENT_REASONS } from "@swh/crd-types";
-import { toMillis } from "@swh/crd-types/internal";
 import { describeApiError, type WorkResult } from "@swh/kube";
 import {
   agentLeaseName,
-  agentLeaseNode,
   type LiveNode,
   type NodeDecision,
+  nodeCleanupFacts,
   planNodeCleanup,
 } from "@swh/node-liveness";
 import type { IndexedSlice } from "@swh/slice-writer";
@@ -68,23 +67,10 @@ export function readNodeFacts(
 /** Reconciles one node; its `result` says when to look again if time alone can change the decision. */
 export async function reconcileNode(facts: NodeFacts, io: ReconcileIo): Promise<NodeOutcome> {
   const { name, slices } = facts;
-  const created = slices
-    .map(({ slice }) => toMillis(slice.metadata?.creationTimestamp))
-    .filter((ms): ms is number => ms !== undefined);
-  const planned = {
-    node: facts.node,
-    // A Lease whose holder is another node (a hash collision, a hand edit) is not this node's heartbeat.
-    lease: facts.lease !== undefined && agentLeaseNode(facts.lease) === name ? facts.lease : undefined,
-    hasSlices: slices.length > 0,
-    // The later of the term's start and the oldest slice: its agent's first write, made at about the time of
-    // its first heartbeat.
-    heartbeatDueSince: new Date(
-      Math.max(facts.leadingSince.getTime(), created.length === 0 ? 0 : Math.min(...created)),
-    ),
-    newestSliceCreated: created.length === 0 ? undefined : new Date(Math.max(...created)),
-    now: facts.now,
-    notReadyGraceMs: facts.notReadyGraceMs,
-  };
+  const planned = nodeCleanupFacts({
+    ...facts,
+    sliceCreated: slices.map(({ slice }) => slice.metadata?.creationTimestamp),
+  });
   let node = facts.node;
   let decision: NodeDecision = planNodeCleanup(planned);
   if (decision.confirmWithLiveGet) {

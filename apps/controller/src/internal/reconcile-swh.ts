@@ -1,19 +1,13 @@
 /**
  * One level-based reconcile of one SWH (key `namespace/name`), in order: read (`readSwhFacts`: plain data from
  * the informer caches and the term; the status this term wrote and the informer has not delivered yet laid over
- * the cached SWH) → decide (`publishedZoneHints` and `failOpenVerdict` over the SWH's slices, ADR 0035 and
- * ADR 0039; `planService`) → write the
- * child Service → decide (`computeStatus`) → write the status, only when it changed (`sameStatus`), over the resourceVersion it was computed from → report (Events for what
- * happened and for condition changes, the endpoint gauge). Cached objects are never mutated.
+ * the cached SWH) → decide (`publishedVerdicts` over the SWH's slices: zone hints and fail-open ports, ADR 0035
+ * and ADR 0039; `planService`) → write the child Service → decide (`computeStatus`) → write the status, only when
+ * it changed (`sameStatus`), over the resourceVersion it was computed from → report (Events for what happened and
+ * for condition changes, the endpoint gauge). Cached objects are never mutated.
  */
 import type { KubernetesObject, V1EndpointSlice, V1Service } from "@kubernetes/client-node";
-import {
-  failOpenVerdict,
-  mergePatch,
-  planService,
-  publishedZoneHints,
-  type ServicePlan,
-} from "@swh/aggregation";
+import { mergePatch, planService, publishedVerdicts, type ServicePlan } from "@swh/aggregation";
 import {
   CONDITION_REASONS,
   EVENT_REASONS,
@@ -37,7 +31,7 @@ import {
   type WorkResult,
   type WrittenObjects,
 } from "@swh/kube";
-import type { IndexedSlice, SliceView } from "@swh/slice-writer";
+import type { IndexedSlice } from "@swh/slice-writer";
 import {
   type ControllerStatus,
   computeInvalidSpecStatus,
@@ -125,7 +119,7 @@ export async function reconcileSwh(facts: SwhFacts, io: SwhIo): Promise<WorkResu
   let plan: ServicePlan;
   let verdicts: PublishedVerdicts;
   try {
-    verdicts = publishedVerdicts(swh, slices);
+    verdicts = publishedVerdicts(swh.spec, slices);
     plan = planService(swh, facts.service, verdicts);
   } catch (error) {
     return invalid(error);
@@ -286,23 +280,6 @@ function subjectOf(swh: Readonly<ServiceWithHealthchecks>): EventSubject {
 function belongsTo(slice: Readonly<V1EndpointSlice>, swh: Readonly<ServiceWithHealthchecks>): boolean {
   const controller = slice.metadata?.ownerReferences?.find((r) => r.controller === true);
   return controller === undefined || isControllerRefTo(controller, swh);
-}
-
-/**
- * What the controller decides over every slice of the SWH and publishes with its spec: whether endpoints may carry
- * zone hints (ADR 0035) and which ports fail open (ADR 0039).
- */
-function publishedVerdicts(
-  swh: Readonly<ServiceWithHealthchecks>,
-  slices: readonly SliceView[],
-): PublishedVerdicts {
-  return {
-    zoneHints: publishedZoneHints(
-      swh.spec.trafficDistribution,
-      slices.flatMap((s) => s.endpoints),
-    ),
-    failOpen: failOpenVerdict(swh.spec.healthcheck?.failOpen, slices).map((p) => p.portName),
-  };
 }
 
 /** The SWH's gauges: its endpoints as the status counts them, and how many of its ports fail open. */

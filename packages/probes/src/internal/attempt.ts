@@ -2,8 +2,13 @@
  * One probe attempt with a hard deadline: the single place where timeouts, cancellation and "resolve exactly
  * once" live, so each probe only describes its protocol.
  */
-import { monotonicClock } from "../clock.js";
+import { type MonotonicClock, monotonicClock } from "../clock.js";
 import type { ProbeOptions, ProbeReason, ProbeResult } from "../probe-result.js";
+
+/** A phase a probe reports reaching, for `ProbeOptions.timings`. */
+type ProbePhase = "connect" | "tls" | "firstByte";
+
+type PhaseMarks = { -readonly [P in ProbePhase as `${P}Ms`]?: number };
 
 /** What a probe's protocol code sees of its attempt. */
 export interface Attempt {
@@ -11,7 +16,19 @@ export interface Attempt {
   finish(ok: boolean, message: string, reason?: ProbeReason): void;
   /** Names the phase in progress, used in the timeout message ("waiting for response headers"). */
   phase(name: string): void;
+  /**
+   * Records the first time `phase` is reached, when `ProbeOptions.timings` asked for it; without it a no-op, so
+   * protocol code calls it unconditionally where the event happens.
+   */
+  reached(phase: ProbePhase): void;
   readonly done: boolean;
+}
+
+function ignorePhase(_phase: ProbePhase): void {}
+
+/** Milliseconds on `clock` since `startedAt`, to 0.01 ms: `durationMs` and every phase timing. */
+function elapsedMs(clock: MonotonicClock, startedAt: number): number {
+  return Math.round((clock.now() - startedAt) * 100) / 100;
 }
 
 /**
@@ -29,6 +46,8 @@ export function runAttempt(
     let done = false;
     let phase = "connecting";
     let teardown: (() => void) | undefined;
+    // Decided once per attempt: without `timings`, `reached` is a function that does nothing.
+    const marks: PhaseMarks | undefined = opts.timings === true ? {} : undefined;
     const { signal } = opts;
     const onAbort = () => finish(false, `probe cancelled while ${phase}`, "Error");
     const timer = clock.setTimeout(
@@ -41,12 +60,9 @@ export function runAttempt(
       clock.clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       teardown?.();
-      const result: ProbeResult = {
-        ok,
-        message,
-        durationMs: Math.round((clock.now() - startedAt) * 100) / 100,
-      };
+      const result: ProbeResult = { ok, message, durationMs: elapsedMs(clock, startedAt) };
       if (!ok) result.reason = reason ?? "Error";
+      if (marks !== undefined) result.timings = { ...marks, totalMs: result.durationMs };
       resolve(result);
     }
     const attempt: Attempt = {
@@ -54,6 +70,12 @@ export function runAttempt(
       phase: (name) => {
         phase = name;
       },
+      reached:
+        marks === undefined
+          ? ignorePhase
+          : (reached) => {
+              if (!done) marks[`${reached}Ms`] ??= elapsedMs(clock, startedAt);
+            },
       get done() {
         return done;
       },

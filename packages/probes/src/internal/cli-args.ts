@@ -1,14 +1,17 @@
 /**
  * Parses `swh-probe` arguments into one probe invocation; pure (names are resolved and files read by the caller).
- * Each probe kind is one entry of `KINDS` (its flags are in `FLAGS`, prefixed by kind in the help) and one case of
- * the CLI's `execute`: adding a kind is a parser here and a few lines there.
+ * Each probe kind is one entry of `KINDS` (its flags are in `cli-flags.ts`: `FLAGS`, and the kinds each applies
+ * to, `FLAG_KINDS`) and one case of the CLI's `execute`: adding a kind is a parser here and a few lines there. A
+ * flag given to a kind it does not apply to is an error, never silently ignored (ADR 0042).
  */
 import type { HttpBodyMatch, PostgresTlsMode } from "@swh/crd-types";
 import { GRPC_AUTHORITY_PATTERN } from "@swh/crd-types/internal";
-import { type FlagSpecs, formatUsage, parseDuration, parseFlags } from "@swh/flags";
+import { parseDurationFlag, parseFlags } from "@swh/flags";
 import type { GrpcProbeConfig } from "../probe-grpc.js";
 import type { HttpProbeConfig } from "../probe-http.js";
+import type { ProbeConfigError } from "../probe-result.js";
 import type { TcpProbeConfig } from "../probe-tcp.js";
+import { ALL_KINDS, FLAG_KINDS, FLAGS, type FlagName, type ProbeKind } from "./cli-flags.js";
 
 /** Where to probe: an IP literal or a DNS name (resolved by the CLI, never by the library), and a port. */
 export interface CliTarget {
@@ -16,15 +19,16 @@ export interface CliTarget {
   port: number;
 }
 
-/** How results are printed: one JSON line, or one line for people. */
+/** How results are printed: one line for people (the default), or one JSON line. */
 export type CliOutput = "text" | "json";
 
 /** What every probe command has. */
 interface ProbeCommandBase {
   target: CliTarget;
   timeoutMs: number;
-  /** As asked; undefined = text on a terminal, JSON otherwise. */
-  output?: CliOutput;
+  output: CliOutput;
+  /** `-v`: report when each phase was reached (the probe measures it only then). */
+  verbose: boolean;
 }
 
 /** A parsed command; file paths (`caFile`, ...) are still paths. */
@@ -49,92 +53,39 @@ export type CliCommand =
 /** A command that runs a probe. */
 export type ProbeCommand = Exclude<CliCommand, { kind: "help" | "version" }>;
 
-const FLAGS = {
-  timeout: {
-    value: "DURATION",
-    default: "1s",
-    help: "the probe's deadline: 500ms, 5s, 1m (a bare number is milliseconds)",
-  },
-  output: { value: "text|json", default: "text on a terminal, else json", help: "how the result is printed" },
-  path: { value: "PATH", default: "/", help: "http: the request path" },
-  host: {
-    value: "NAME",
-    default: "the address's name, else the address",
-    help: "http: the Host header, grpc: the :authority; both: the TLS name checked (SNI only for a DNS name)",
-  },
-  https: { type: "boolean", default: "false", help: "http: over TLS" },
-  tls: { type: "boolean", default: "false", help: "grpc: over TLS" },
-  service: {
-    value: "NAME",
-    default: "the empty name: the whole server",
-    help: "grpc: the service whose health is checked",
-  },
-  method: { value: "GET|HEAD", default: "GET", help: "http: the request method" },
-  header: { value: "'Name: value'", multiple: true, default: "none", help: "http: a request header" },
-  code: { value: "N", multiple: true, default: "200-399", help: "http: an accepted status, 100..599" },
-  "expect-header": {
-    value: "'Name: value'",
-    multiple: true,
-    default: "none",
-    help: "http: the response must carry this header with exactly this value",
-  },
-  send: {
-    value: "TEXT",
-    default: "nothing",
-    help: "tcp: text to write once connected (\\r \\n \\t \\\\ escapes)",
-  },
-  expect: {
-    value: "TEXT",
-    default: "none: connect only",
-    help: "tcp: the first 4 KiB of the answer must contain TEXT (same escapes)",
-  },
-  "body-contains": {
-    value: "TEXT",
-    default: "none",
-    help: "http: the first 4 KiB of the body must contain TEXT",
-  },
-  "body-not-contains": {
-    value: "TEXT",
-    default: "none",
-    help: "http: the first 4 KiB of the body must not contain TEXT",
-  },
-  ca: {
-    value: "FILE",
-    default: "the system CAs",
-    help: "http, grpc, postgres: PEM CA certificates to verify with",
-  },
-  insecure: { type: "boolean", default: "false", help: "http, grpc: skip TLS verification" },
-  user: { value: "NAME", default: "none; required for postgres", help: "postgres: the user" },
-  "password-file": { value: "FILE", default: "$PGPASSWORD", help: "postgres: a file holding the password" },
-  db: { value: "NAME", default: "the user's name", help: "postgres: the database" },
-  query: { value: "SQL", default: "none: connect and authenticate only", help: "postgres: a query to run" },
-  "tls-mode": {
-    value: "MODE",
-    default: "SkipVerification",
-    help: "postgres: Disabled | SkipVerification | VerifyCA | VerifyAll",
-  },
-  "client-cert": { value: "FILE", default: "none", help: "postgres: PEM client certificate" },
-  "client-key": { value: "FILE", default: "none", help: "postgres: its PEM private key" },
-} as const satisfies FlagSpecs;
-
-type FlagName = keyof typeof FLAGS;
 /** The raw flag values: the last of each, and every one of repeatable flags. */
 interface FlagValues {
   get(name: FlagName): string | undefined;
   all(name: FlagName): readonly string[];
 }
 
-/** Usage text printed by `--help` and on bad arguments: every flag with its default. */
-export const USAGE = formatUsage(
-  `usage: swh-probe <tcp|http|grpc|postgres> <host:port> [flags]
-host is an IP address ([ipv6]:port) or a DNS name, resolved here (the first address is probed).
-Exit code: 0 the probe passed, 1 it failed, 2 usage error, 3 internal error.`,
-  FLAGS,
-);
-
 /** Thrown for unusable arguments; the message says which. */
 export class CliUsageError extends Error {
   override readonly name = "CliUsageError";
+}
+
+/** The flag behind each configuration field a probe may still refuse (the parser checks the others first). */
+const FLAG_OF_FIELD: Readonly<Record<string, FlagName>> = {
+  path: "path",
+  host: "host",
+  httpHeaders: "header",
+  responseHeaders: "expect-header",
+  send: "send",
+  expect: "expect",
+  clientCert: "client-cert",
+};
+
+/**
+ * A probe's `ProbeConfigError` in the command line's words: `--header (httpHeaders[1].value): contains control
+ * characters` names the flag, and the field when it tells which of the flag's values.
+ */
+export function describeConfigError(error: ProbeConfigError): string {
+  const field = error.field.replace(/[[.].*$/, "");
+  const flag = Object.hasOwn(FLAG_OF_FIELD, field) ? FLAG_OF_FIELD[field] : undefined;
+  if (flag === undefined) return error.message;
+  // ProbeConfigError's message is `${field}: ${what is wrong}`.
+  const detail = error.message.slice(error.field.length + 2);
+  return field === error.field ? `--${flag}: ${detail}` : `--${flag} (${error.field}): ${detail}`;
 }
 
 const DNS_NAME =
@@ -152,20 +103,35 @@ function parseAddress(text: string): CliTarget {
   return { host, port: n };
 }
 
-/** Parses `--timeout`: a duration with a unit, or a bare number of milliseconds (what older versions took). */
+/** Parses `--timeout`: a duration with its unit (a bare number is refused: `2` was 2 ms to older versions). */
 function parseTimeout(text: string | undefined): number {
   if (text === undefined) return 1000;
-  const ms = /^\d+$/.test(text) ? Number(text) : parseDuration(text);
-  if (ms === undefined || !Number.isSafeInteger(ms) || ms < 1)
-    throw new CliUsageError(
-      `--timeout must be a positive duration such as 500ms or 5s, got ${JSON.stringify(text)}`,
-    );
-  return ms;
+  const parsed = parseDurationFlag("--timeout", text);
+  if (!parsed.ok) throw new CliUsageError(parsed.error);
+  if (!Number.isSafeInteger(parsed.ms) || parsed.ms < 1)
+    throw new CliUsageError(`--timeout must be at least 1ms, got ${JSON.stringify(text)}`);
+  return parsed.ms;
 }
 
-function parseOutput(text: string | undefined): CliOutput | undefined {
-  if (text === undefined || text === "text" || text === "json") return text;
+function parseOutput(text: string | undefined): CliOutput {
+  if (text === undefined || text === "text" || text === "json") return text ?? "text";
   throw new CliUsageError(`--output must be text or json, got ${JSON.stringify(text)}`);
+}
+
+/** Refuses a flag the probe kind does not take (`tcp --path /x` would otherwise be silently ignored). */
+function checkFlagsApply(kind: ProbeKind, given: Iterable<FlagName>): void {
+  for (const flag of given) {
+    const kinds = FLAG_KINDS[flag];
+    if (!kinds.includes(kind))
+      throw new CliUsageError(`--${flag} does not apply to ${kind} probes (only to ${kinds.join(", ")})`);
+  }
+}
+
+/** Refuses TLS settings on a probe that does not use TLS (`--ca` without `--https` would be ignored). */
+function checkTlsFlags(flags: FlagValues, tlsFlag: "https" | "tls"): void {
+  if (flags.get(tlsFlag) === "true") return;
+  for (const flag of ["ca", "insecure"] as const)
+    if (flags.get(flag) !== undefined) throw new CliUsageError(`--${flag} needs --${tlsFlag}`);
 }
 
 /** Keeps the defined entries only (`exactOptionalPropertyTypes`: an absent field is not `undefined`). */
@@ -194,7 +160,7 @@ function unescapeText(flag: string, text: string | undefined): string | undefine
 }
 
 /** One parser per probe kind: the kind's own flags on top of what every probe command has. */
-const KINDS: Record<string, (flags: FlagValues, base: ProbeCommandBase) => ProbeCommand> = {
+const KINDS: Record<ProbeKind, (flags: FlagValues, base: ProbeCommandBase) => ProbeCommand> = {
   tcp: (flags, base) => ({
     kind: "tcp",
     ...base,
@@ -204,6 +170,7 @@ const KINDS: Record<string, (flags: FlagValues, base: ProbeCommandBase) => Probe
     }),
   }),
   http: (flags, base) => {
+    checkTlsFlags(flags, "https");
     const method = flags.get("method") ?? "GET";
     if (method !== "GET" && method !== "HEAD") throw new CliUsageError("--method must be GET or HEAD");
     const httpHeaders = flags.all("header").map((h) => parseHeader("header", h));
@@ -236,6 +203,7 @@ const KINDS: Record<string, (flags: FlagValues, base: ProbeCommandBase) => Probe
     return { kind: "http", ...base, config, ...(caFile !== undefined ? { caFile } : {}) };
   },
   grpc: (flags, base) => {
+    checkTlsFlags(flags, "tls");
     const caFile = flags.get("ca");
     const host = flags.get("host");
     // probeGrpc checks this too, but names the resource's field; a person typed --host.
@@ -256,6 +224,10 @@ const KINDS: Record<string, (flags: FlagValues, base: ProbeCommandBase) => Probe
     const tlsMode = flags.get("tls-mode");
     if (tlsMode !== undefined && !["Disabled", "SkipVerification", "VerifyCA", "VerifyAll"].includes(tlsMode))
       throw new CliUsageError("--tls-mode must be Disabled, SkipVerification, VerifyCA or VerifyAll");
+    if (flags.get("ca") !== undefined && tlsMode !== "VerifyCA" && tlsMode !== "VerifyAll")
+      throw new CliUsageError(
+        "--ca needs --tls-mode VerifyCA or VerifyAll (the certificate is not checked otherwise)",
+      );
     return {
       kind: "postgres",
       ...base,
@@ -285,14 +257,18 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   };
   const [kind, address, ...extra] = parsed.positionals;
   if (!kind || !address || extra.length > 0) throw new CliUsageError("expected a probe kind and one address");
-  const parse = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
-  if (!parse)
-    throw new CliUsageError(`unknown probe kind ${JSON.stringify(kind)} (${Object.keys(KINDS).join(", ")})`);
-  const output = parseOutput(flags.get("output"));
+  if (!isProbeKind(kind))
+    throw new CliUsageError(`unknown probe kind ${JSON.stringify(kind)} (${ALL_KINDS.join(", ")})`);
+  checkFlagsApply(kind, parsed.values.keys());
   const base: ProbeCommandBase = {
     target: parseAddress(address),
     timeoutMs: parseTimeout(flags.get("timeout")),
-    ...(output !== undefined ? { output } : {}),
+    output: parseOutput(flags.get("output")),
+    verbose: flags.get("verbose") === "true",
   };
-  return parse(flags, base);
+  return KINDS[kind](flags, base);
+}
+
+function isProbeKind(kind: string): kind is ProbeKind {
+  return (ALL_KINDS as readonly string[]).includes(kind);
 }

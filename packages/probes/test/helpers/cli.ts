@@ -3,6 +3,8 @@ import { type CliIo, runCli } from "../../src/cli.js";
 
 /** A deadline no probe on loopback needs, however loaded the machine: no CLI test expects a Timeout. */
 export const TIMEOUT = ["--timeout", "10s"];
+/** Asks for the JSON line (the default output is text). */
+export const JSON_OUTPUT = ["--output", "json"];
 
 /** Runs the CLI with `argv` and an empty environment; resolves to its exit code and output lines. */
 export async function cli(...argv: string[]) {
