@@ -4,7 +4,9 @@
 # deploy/scripts/build-images.sh produces the same layout without a registry (buildah from scratch).
 
 # --- build: the single-file bundle (esbuild) -------------------------------------------------
-FROM docker.io/library/node:24-bookworm-slim AS build
+# The bundle is plain JavaScript: built on the build machine's platform, so `docker buildx build --platform
+# linux/amd64,linux/arm64` runs no build step under emulation; only the final stage is per platform.
+FROM --platform=$BUILDPLATFORM docker.io/library/node:24-bookworm-slim AS build
 WORKDIR /src
 ENV COREPACK_ENABLE_DOWNLOAD_PROMPT=0
 RUN corepack enable

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Builds the controller and agent images with buildah FROM SCRATCH (nothing is pulled): the Node 24
-# binary and exactly the shared libraries it links, a passwd/group with the unprivileged user 65534,
-# and the app's single-file bundle. Same layout as deploy/images/<app>.Dockerfile's final stage.
+# Builds the controller and agent images with buildah FROM SCRATCH (nothing is pulled, nothing is run inside):
+# the Node 24 binary and exactly the shared libraries it links (deploy/scripts/node-runtime.sh), a passwd/group with
+# the unprivileged user 65534, and the app's single-file bundle. Same layout as deploy/images/<app>.Dockerfile's
+# final stage. Because no step runs in the image, an image for another CPU architecture needs no emulation.
 #
-# Usage: build-images.sh [--no-bundle] [controller|agent]...   (default: both, bundles rebuilt first)
+# Usage: build-images.sh [--no-bundle] [--arch ARCH]... [controller|agent]...
+#   default: both apps, bundles rebuilt first, for the host's architecture, named <prefix>/swh-<app>:<version>;
+#   --arch amd64|arm64 (repeatable): one image per architecture, named <prefix>/swh-<app>:<version>-<arch>
+#   (deploy/scripts/release.sh joins them into one manifest list per app).
 # Output: one line per image on stdout: "<image> <size in bytes>". Needs root, buildah, and the Node
 # binary scripts/toolchain.sh installs (override with SWH_NODE_BIN).
 set -euo pipefail
@@ -19,14 +23,20 @@ log() { printf '[build-images] %s\n' "$*" >&2; }
 
 bundle=1
 apps=()
-for arg in "$@"; do
-  case "$arg" in
+archs=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
     --no-bundle) bundle=0 ;;
-    controller | agent) apps+=("$arg") ;;
-    *) log "unknown argument: $arg"; exit 2 ;;
+    --arch) archs+=("${2:?"--arch needs amd64 or arm64"}"); shift ;;
+    controller | agent) apps+=("$1") ;;
+    *) log "unknown argument: $1"; exit 2 ;;
   esac
+  shift
 done
 [[ ${#apps[@]} -gt 0 ]] || apps=(controller agent)
+# No --arch: the host's architecture under the plain version tag, the image the tests and the real node run.
+suffix=1
+if [[ ${#archs[@]} -eq 0 ]]; then archs=("$(dpkg --print-architecture)"); suffix=0; fi
 
 # The image tools come from Debian (see docs IMAGES.md); installed when missing.
 bash "$ROOT/deploy/scripts/install-image-tools.sh"
@@ -58,39 +68,40 @@ for app in "${apps[@]}"; do
   [[ -f "$main" ]] || { log "missing bundle $main (pnpm --filter @swh/$app build)"; exit 1; }
   version=$(version_of "$app")
   [[ -n "$version" ]] || { log "no version in apps/$app/package.json"; exit 1; }
-  image="$REPOSITORY_PREFIX/swh-$app:$version"
-  log "building $image"
+  for arch in "${archs[@]}"; do
+    image="$REPOSITORY_PREFIX/swh-$app:$version"
+    [[ $suffix -eq 0 ]] || image+="-$arch"
+    log "building $image ($arch)"
 
-  ctr=$(buildah from --quiet scratch)
-  trap 'buildah rm "$ctr" >/dev/null 2>&1 || true' EXIT
-  mnt=$(buildah mount "$ctr")
+    ctr=$(buildah from --quiet --arch "$arch" scratch)
+    trap 'buildah rm "$ctr" >/dev/null 2>&1 || true' EXIT
+    mnt=$(buildah mount "$ctr")
 
-  install -d -m 0755 "$mnt/usr/local/bin" "$mnt/app" "$mnt/etc" "$mnt/tmp"
-  chmod 1777 "$mnt/tmp"
-  install -m 0755 "$NODE_BIN" "$mnt/usr/local/bin/node"
-  # The dynamic loader and every library ldd resolves for node, at the same paths.
-  while read -r lib; do
-    install -D -m 0755 "$(readlink -f "$lib")" "$mnt$lib"
-  done < <(ldd "$NODE_BIN" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' | sort -u)
-  install -m 0644 "$main" "$mnt/app/main.mjs"
-  printf 'root:x:0:0:root:/root:/sbin/nologin\nnobody:x:%d:%d:nobody:/nonexistent:/sbin/nologin\n' \
-    "$USER_ID" "$USER_ID" >"$mnt/etc/passwd"
-  printf 'root:x:0:\nnogroup:x:%d:\n' "$USER_ID" >"$mnt/etc/group"
-  chmod 0644 "$mnt/etc/passwd" "$mnt/etc/group"
+    install -d -m 0755 "$mnt/app" "$mnt/etc" "$mnt/tmp"
+    chmod 1777 "$mnt/tmp"
+    bash "$ROOT/deploy/scripts/node-runtime.sh" "$arch" "$mnt"
+    install -m 0644 "$main" "$mnt/app/main.mjs"
+    printf 'root:x:0:0:root:/root:/sbin/nologin\nnobody:x:%d:%d:nobody:/nonexistent:/sbin/nologin\n' \
+      "$USER_ID" "$USER_ID" >"$mnt/etc/passwd"
+    printf 'root:x:0:\nnogroup:x:%d:\n' "$USER_ID" >"$mnt/etc/group"
+    chmod 0644 "$mnt/etc/passwd" "$mnt/etc/group"
 
-  buildah config \
-    --user "$USER_ID:$USER_ID" \
-    --workingdir /app \
-    --env NODE_ENV=production \
-    --entrypoint "$(entrypoint_of "$app")" \
-    --cmd '[]' \
-    --label "org.opencontainers.image.title=swh-$app" \
-    --label "org.opencontainers.image.version=$version" \
-    --label "org.opencontainers.image.description=service-with-healthchecks $app" \
-    "$ctr"
-  buildah unmount "$ctr" >/dev/null
-  buildah commit --quiet --rm "$ctr" "$image" >/dev/null
-  trap - EXIT
-  size=$(podman image inspect --format '{{.Size}}' "localhost/$image" 2>/dev/null || echo "?")
-  echo "$image $size"
+    buildah config \
+      --os linux \
+      --arch "$arch" \
+      --user "$USER_ID:$USER_ID" \
+      --workingdir /app \
+      --env NODE_ENV=production \
+      --entrypoint "$(entrypoint_of "$app")" \
+      --cmd '[]' \
+      --label "org.opencontainers.image.title=swh-$app" \
+      --label "org.opencontainers.image.version=$version" \
+      --label "org.opencontainers.image.description=service-with-healthchecks $app" \
+      "$ctr"
+    buildah unmount "$ctr" >/dev/null
+    buildah commit --quiet --rm "$ctr" "$image" >/dev/null
+    trap - EXIT
+    size=$(podman image inspect --format '{{.Size}}' "localhost/$image" 2>/dev/null || echo "?")
+    echo "$image $size"
+  done
 done

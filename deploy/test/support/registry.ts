@@ -27,20 +27,46 @@ export interface Registry {
   registriesConf: string;
   /** The tags of repository `name` (`GET /v2/<name>/tags/list`), or undefined when the registry does not know it. */
   tags(name: string): Promise<string[] | undefined>;
-  /** The manifest of `name:tag` as a client that accepts OCI and Docker manifests gets it, or undefined when absent. */
-  manifest(name: string, tag: string): Promise<ImageManifest | undefined>;
+  /**
+   * The manifest of `name:reference` (a tag or a digest) as a client that accepts OCI and Docker manifests gets it,
+   * or undefined when absent; for a manifest list, the platforms it lists.
+   */
+  manifest(name: string, reference: string): Promise<ImageManifest | ImageIndex | undefined>;
+  /** The `os/architecture` of image `digest` of repository `name`: what its configuration blob says. */
+  platformOf(name: string, digest: string): Promise<string>;
   /** Stops the registry and deletes its storage. */
   stop(): Promise<void>;
 }
 
 /** The parts of an image manifest the tests read. */
 interface ImageManifest {
+  kind: "image";
   /** The response's Content-Type. */
   mediaType: string;
+  /** The manifest's digest (the response's Docker-Content-Digest). */
+  digest: string;
   /** Digest of the image configuration: the image ID podman shows for the same image. */
   configDigest: string;
   /** Number of layers. */
   layers: number;
+}
+
+/** The parts of a manifest list (OCI index) the tests read. */
+interface ImageIndex {
+  kind: "index";
+  /** The response's Content-Type. */
+  mediaType: string;
+  /** The list's digest (the response's Docker-Content-Digest), the one an image reference pins. */
+  digest: string;
+  /** The images it lists: their digests and `os/architecture`. */
+  manifests: { digest: string; platform: string }[];
+}
+
+/** A manifest or a manifest list as the registry serves it (the fields of both the tests read). */
+interface ManifestBody {
+  config?: { digest: string };
+  layers?: unknown[];
+  manifests?: { digest: string; platform: { os: string; architecture: string } }[];
 }
 
 /** Starts a registry on 127.0.0.1 (a port the kernel picks) and resolves once it listens. */
@@ -71,7 +97,7 @@ export async function startRegistry(): Promise<Registry> {
 
   const get = (path: string, accept?: string) =>
     fetch(`http://${address}/v2/${path}`, accept ? { headers: { Accept: accept } } : {});
-  return {
+  const registry: Registry = {
     address,
     registriesConf,
     async tags(name) {
@@ -80,16 +106,35 @@ export async function startRegistry(): Promise<Registry> {
       if (!response.ok) throw new Error(`GET /v2/${name}/tags/list: ${response.status}`);
       return ((await response.json()) as { tags: string[] | null }).tags ?? [];
     },
-    async manifest(name, tag) {
-      const response = await get(`${name}/manifests/${tag}`, MANIFEST_TYPES);
+    async manifest(name, reference) {
+      const response = await get(`${name}/manifests/${reference}`, MANIFEST_TYPES);
       if (response.status === 404) return undefined;
-      if (!response.ok) throw new Error(`GET /v2/${name}/manifests/${tag}: ${response.status}`);
-      const body = (await response.json()) as { config: { digest: string }; layers: unknown[] };
+      if (!response.ok) throw new Error(`GET /v2/${name}/manifests/${reference}: ${response.status}`);
+      const mediaType = response.headers.get("content-type") ?? "";
+      const digest = response.headers.get("docker-content-digest") ?? "";
+      const body = (await response.json()) as ManifestBody;
+      if (body.manifests) {
+        const manifests = body.manifests.map((m) => ({
+          digest: m.digest,
+          platform: `${m.platform.os}/${m.platform.architecture}`,
+        }));
+        return { kind: "index", mediaType, digest, manifests };
+      }
       return {
-        mediaType: response.headers.get("content-type") ?? "",
-        configDigest: body.config.digest,
-        layers: body.layers.length,
+        kind: "image",
+        mediaType,
+        digest,
+        configDigest: body.config?.digest ?? "",
+        layers: body.layers?.length ?? 0,
       };
+    },
+    async platformOf(name, digest) {
+      const image = await registry.manifest(name, digest);
+      if (image?.kind !== "image") throw new Error(`${name}@${digest} is no image manifest`);
+      const response = await get(`${name}/blobs/${image.configDigest}`);
+      if (!response.ok) throw new Error(`GET /v2/${name}/blobs/${image.configDigest}: ${response.status}`);
+      const config = (await response.json()) as { os: string; architecture: string };
+      return `${config.os}/${config.architecture}`;
     },
     async stop() {
       if (child.exitCode === null) {
@@ -100,6 +145,7 @@ export async function startRegistry(): Promise<Registry> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return registry;
 }
 
 /** The address the registry logs once it listens ("listening on 127.0.0.1:PORT"); rejects when it exits first. */

@@ -96,8 +96,10 @@ export function parseYamlDocuments(text: string): RenderedObject[] {
     .filter((obj): obj is RenderedObject => obj !== null);
 }
 
-/** What `helm template` is given: values files, `--set` values, namespace, release name. */
+/** What `helm template` is given: the chart (default `deploy/chart`, or a packaged `.tgz`), values files, `--set`
+ * values, namespace, release name. */
 export interface TemplateOptions {
+  chart?: string;
   valuesFiles?: string[];
   set?: string[];
   namespace?: string;
@@ -115,7 +117,8 @@ export function helmTemplate(opts: TemplateOptions = {}): RenderedObject[] {
 
 /** `helm template` of the chart, without interpreting the result. */
 export function helmTemplateRaw(opts: TemplateOptions = {}): RunResult {
-  const args = ["template", opts.release ?? "swh", CHART_DIR, "--namespace", opts.namespace ?? "swh-system"];
+  const chart = opts.chart ?? CHART_DIR;
+  const args = ["template", opts.release ?? "swh", chart, "--namespace", opts.namespace ?? "swh-system"];
   const kubeVersion = opts.kubeVersion === undefined ? KUBE_VERSION : opts.kubeVersion;
   if (kubeVersion !== null) args.push("--kube-version", kubeVersion);
   for (const file of opts.valuesFiles ?? []) args.push("--values", file);
