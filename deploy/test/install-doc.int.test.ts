@@ -84,7 +84,7 @@ describe("docs/install.md on a real API server", () => {
     shell.run("manifests-apply", MANIFESTS_ENV);
   });
 
-  it("uninstalls the plain manifests keeping the CRD and the balancers, or entirely: the balancers go with the CRD", async () => {
+  it("uninstalls the plain manifests keeping the CRD and the balancers, or entirely: balancers first, then the rest with the CRD", async () => {
     const all = installed();
     expect(all).toEqual(
       expect.arrayContaining([`customresourcedefinition.apiextensions.k8s.io/${CRD}`, ...WORKLOADS]),
@@ -101,10 +101,11 @@ describe("docs/install.md on a real API server", () => {
 
     shell.run("manifests-apply", MANIFESTS_ENV);
     expect(installed()).toEqual(all);
-    // Deleting the CRD must remove the balancer's Service and slice: make sure the collector watches SWHs by now
+    // Deleting the balancers must remove their Service and slice: make sure the collector watches SWHs by now
     // (checked this late, the collector's periodic discovery has more often happened already).
     await garbageCollectorFollowsSwhOwners(shell, "default");
     removePodsWithoutKubelet();
+    shell.run("delete-swhs", MANIFESTS_ENV);
     shell.run("manifests-delete", MANIFESTS_ENV);
     expect(installed()).toEqual([]);
     const swh = shell.sh(
