@@ -20,7 +20,7 @@ import { once } from "node:events";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { formatUsage, parseDuration, parseFlags } from "@swh/flags";
@@ -39,6 +39,12 @@ const FLAGS = {
   kinds: { value: "LIST", default: "http,tcp,grpc", help: "kinds of check, in order" },
   checkers: { value: "LIST", default: "haproxy,blackbox,swh,floor", help: "checkers, run one after another" },
   rounds: { value: "N", default: "1", help: "times to run every checker, interleaved" },
+  baseline: {
+    value: "DIR",
+    default: "",
+    help: "another build's dist/ of @swh/probes, run as checker swh-base beside swh (before/after in one run)",
+  },
+  "cpu-prof-dir": { value: "DIR", default: "", help: "write a V8 CPU profile of each swh/floor run there" },
 } as const;
 /** Set in the child that serves gRPC health (see `startGrpcTargets`): it takes no flags. */
 const grpcTargetPorts = process.env.SWH_BENCH_GRPC_PORTS;
@@ -62,10 +68,12 @@ const warmupMs = ms("warmup");
 const kinds = flag("kinds").split(",") as Kind[];
 const checkers = flag("checkers").split(",") as Checker[];
 const rounds = Number(flag("rounds"));
+if (checkers.includes("swh-base") && !flag("baseline"))
+  throw new Error("checker swh-base needs --baseline DIR");
 
 type Kind = "http" | "tcp" | "grpc";
-type Checker = "haproxy" | "blackbox" | "swh" | "floor";
-const CHECKER_INDEX: Record<Checker, number> = { haproxy: 0, blackbox: 1, swh: 2, floor: 3 };
+type Checker = "haproxy" | "blackbox" | "swh" | "floor" | "swh-base";
+const CHECKER_INDEX: Record<Checker, number> = { haproxy: 0, blackbox: 1, swh: 2, floor: 3, "swh-base": 4 };
 const BASE_PORT: Record<Kind, number> = { http: 8081, tcp: 5001, grpc: 50051 };
 const portOf = (kind: Kind, checker: Checker) => BASE_PORT[kind] + CHECKER_INDEX[checker];
 /** Which checker can do which kind; anything else is "not applicable", printed as such. */
@@ -74,6 +82,7 @@ const APPLIES: Record<Checker, readonly Kind[]> = {
   blackbox: ["http", "tcp", "grpc"],
   swh: ["http", "tcp", "grpc"],
   floor: ["tcp"],
+  "swh-base": ["http", "tcp", "grpc"],
 };
 const COMMANDS: Partial<Record<Checker, string>> = {
   haproxy: "haproxy",
@@ -95,12 +104,13 @@ function installed(command: string): boolean {
 }
 
 /** CPU seconds of a process (every thread, and children it has waited for) from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
+function cpuSeconds(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
-  return ((utime ?? 0) + (stime ?? 0) + (cutime ?? 0) + (cstime ?? 0)) / CLOCK_TICKS;
+  const [utime = 0, stime = 0, cutime = 0, cstime = 0] = [11, 12, 13, 14].map((i) => Number(fields[i]));
+  return { user: (utime + cutime) / CLOCK_TICKS, system: (stime + cstime) / CLOCK_TICKS };
 }
+const total = (cpu: { user: number; system: number }) => cpu.user + cpu.system;
 
 /** VmRSS and VmHWM of a process, in MB. */
 function memoryMB(pid: number): { rss: number; hwm: number } {
@@ -115,8 +125,8 @@ function loadAverage(): string {
 
 /** Sockets in TIME_WAIT to or from a port, either side (the whole namespace is this benchmark's). */
 function timeWaitCount(port: number): number {
-  const out = execFileSync("ss", ["-Htan", "state", "time-wait", `( sport = :${port} or dport = :${port} )`]);
-  return out.toString().split("\n").filter(Boolean).length;
+  const filter = `( sport = :${port} or dport = :${port} )`;
+  return Number(execFileSync("sh", ["-c", `ss -Htan state time-wait '${filter}' | wc -l`]).toString());
 }
 
 /** Connections opened by anyone in the namespace (/proc/net/snmp `Tcp: ActiveOpens`): one per check here. */
@@ -255,6 +265,8 @@ interface Run {
   checksPerSecond?: number;
   cpuSeconds?: number;
   cpuPer1000?: number;
+  /** Of the CPU time, the share spent in the kernel (stime). */
+  systemShare?: number;
   driverCpuPer1000?: number;
   peakRssMB?: number;
   driverPeakRssMB?: number;
@@ -318,11 +330,18 @@ async function measure(kind: Kind, checker: Checker, round: number): Promise<Run
       process.execPath,
       [
         "--optimize-for-size",
+        ...(flag("cpu-prof-dir") ? ["--cpu-prof", `--cpu-prof-dir=${flag("cpu-prof-dir")}`] : []),
         join(here, "swh-checker.ts"),
         checker === "floor" ? "tcp-floor" : kind,
         ...common,
       ],
-      { stdio: ["pipe", "pipe", "inherit"] },
+      {
+        stdio: ["pipe", "pipe", "inherit"],
+        env:
+          checker === "swh-base"
+            ? { ...process.env, SWH_BENCH_PROBES: resolve(flag("baseline"), "index.js") }
+            : process.env,
+      },
     );
     measured.push(child);
     count = counterOf(child);
@@ -335,7 +354,7 @@ async function measure(kind: Kind, checker: Checker, round: number): Promise<Run
         throw new Error(`${checker} exited during the warm-up (${child.exitCode})`);
     const before = {
       cpu: cpuSeconds(main.pid as number),
-      driverCpu: driver ? cpuSeconds(driver.pid as number) : 0,
+      driverCpu: driver ? total(cpuSeconds(driver.pid as number)) : 0,
     };
     const server0 = await nginxCounters();
     const counted0 = await count?.();
@@ -349,8 +368,10 @@ async function measure(kind: Kind, checker: Checker, round: number): Promise<Run
       peakRss = Math.max(peakRss, memoryMB(main.pid as number).rss);
       if (driver) driverPeakRss = Math.max(driverPeakRss, memoryMB(driver.pid as number).rss);
     }
-    const cpu = cpuSeconds(main.pid as number) - before.cpu;
-    const driverCpu = driver ? cpuSeconds(driver.pid as number) - before.driverCpu : undefined;
+    const after = cpuSeconds(main.pid as number);
+    const cpu = total(after) - total(before.cpu);
+    const systemShare = (after.system - before.cpu.system) / cpu;
+    const driverCpu = driver ? total(cpuSeconds(driver.pid as number)) - before.driverCpu : undefined;
     const wall = (performance.now() - wall0) / 1000;
     const opens = activeOpens() - opens0;
     const server1 = await nginxCounters();
@@ -381,6 +402,7 @@ async function measure(kind: Kind, checker: Checker, round: number): Promise<Run
       checksPerSecond: Math.round(checks / wall),
       cpuSeconds: round3(cpu),
       cpuPer1000: round3((cpu / checks) * 1000),
+      systemShare: Math.round(systemShare * 100) / 100,
       peakRssMB: Math.round(Math.max(peakRss, memoryMB(main.pid as number).hwm)),
       connectionsOpened: opens,
       timeWait: timeWaitCount(port),
@@ -396,8 +418,12 @@ async function measure(kind: Kind, checker: Checker, round: number): Promise<Run
   } finally {
     for (const child of [driver, ...measured]) {
       if (!child || child.exitCode !== null) continue;
-      child.kill();
-      await once(child, "exit");
+      // Our own checkers exit when their stdin ends (a CPU profile is written then); the others are signalled.
+      const exited = once(child, "exit");
+      if (child.stdin) child.stdin.end();
+      else child.kill();
+      await Promise.race([exited, sleep(5000).then(() => child.kill())]);
+      await exited;
     }
   }
 }
@@ -408,8 +434,8 @@ function round3(n: number): number {
 
 function table(runs: readonly Run[]): string {
   const lines = [
-    "| kind | checker | round | checks/s | CPU-s / 1,000 checks | × HAProxy | × blackbox | × floor | peak RSS MB | TIME_WAIT at end | load (1/5/15 min) |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| kind | checker | round | checks/s | CPU-s / 1,000 checks | kernel share | × HAProxy | × blackbox | × floor | × swh-base | peak RSS MB | TIME_WAIT at end | load (1/5/15 min) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const r of runs) {
     const peer = (c: Checker) =>
@@ -422,14 +448,14 @@ function table(runs: readonly Run[]): string {
     };
     if (r.missing) {
       lines.push(
-        `| ${r.kind} | ${r.checker} | ${r.round} | **MISSING: ${r.missing}** | | | | | | | ${r.load} |`,
+        `| ${r.kind} | ${r.checker} | ${r.round} | **MISSING: ${r.missing}** | | | | | | | | | ${r.load} |`,
       );
       continue;
     }
     const driver =
       r.driverCpuPer1000 === undefined ? "" : ` (+ driver ${r.driverCpuPer1000}, ${r.driverPeakRssMB} MB)`;
     lines.push(
-      `| ${r.kind} | ${r.checker} | ${r.round} | ${r.checksPerSecond} | ${r.cpuPer1000}${driver} | ${ratio("haproxy")} | ${ratio("blackbox")} | ${ratio("floor")} | ${r.peakRssMB} | ${r.timeWait} | ${r.load} |`,
+      `| ${r.kind} | ${r.checker} | ${r.round} | ${r.checksPerSecond} | ${r.cpuPer1000}${driver} | ${r.systemShare} | ${ratio("haproxy")} | ${ratio("blackbox")} | ${ratio("floor")} | ${ratio("swh-base")} | ${r.peakRssMB} | ${r.timeWait} | ${r.load} |`,
     );
   }
   return lines.join("\n");

@@ -1,14 +1,14 @@
 /**
  * One checker of the peer benchmark (bench/peers.ts) in its own process, so /proc gives its CPU and RSS alone:
  * `@swh/probes` under its `ProbeScheduler` for one kind of target, or the language floor for TCP (`tcp-floor`: a
- * bare `net.connect` and close per target and period, woken every 10 ms, with no deadline, result or scheduler).
+ * bare `net.connect` and reset per target and period, woken every 10 ms, with no deadline, result or scheduler).
  * Each line read on stdin is answered with one JSON line of the checks completed so far: `{"checks":n,"ok":n}`.
  *
  * Argv: <http|tcp|grpc|tcp-floor> <targets> <port> <periodMs> <timeoutMs>; addresses from `benchAddress`.
  */
 import { connect } from "node:net";
 import { createInterface } from "node:readline";
-import { type ProbeResult, ProbeScheduler, probeGrpc, probeHttp, probeTcp } from "@swh/probes";
+import type * as Probes from "@swh/probes";
 import { benchAddress } from "./target-servers.ts";
 
 const [kind = "", targetsArg = "1000", portArg = "", periodArg = "1000", timeoutArg = "1000"] =
@@ -19,6 +19,11 @@ const periodMs = Number(periodArg);
 const timeoutMs = Number(timeoutArg);
 const addressKind = kind === "grpc" ? "grpc" : kind === "http" ? "http" : "tcp";
 const hosts = Array.from({ length: count }, (_, i) => benchAddress(addressKind, i));
+
+// Another build of this package to compare against in the same run (peers.ts --baseline), else this one.
+const { ProbeScheduler, probeGrpc, probeHttp, probeTcp }: typeof Probes = await import(
+  process.env.SWH_BENCH_PROBES ?? "@swh/probes"
+);
 
 let checks = 0;
 let ok = 0;
@@ -36,7 +41,7 @@ function runFloor(): void {
       socket.once("connect", () => {
         checks++;
         ok++;
-        socket.destroy();
+        socket.resetAndDestroy(); // as the probe closes (src/internal/close-socket.ts)
       });
       socket.once("error", () => {
         checks++;
@@ -45,7 +50,7 @@ function runFloor(): void {
   }, tickMs);
 }
 
-function probe(host: string, signal: AbortSignal): Promise<ProbeResult> {
+function probe(host: string, signal: AbortSignal): Promise<Probes.ProbeResult> {
   const target = { host, port };
   if (kind === "http") return probeHttp(target, { path: "/healthz" }, { timeoutMs, signal });
   if (kind === "grpc") return probeGrpc(target, {}, { timeoutMs, signal });
