@@ -72,11 +72,16 @@ if (!["http", "tcp", "grpc"].includes(kind) || !(count > 0) || !(Number(exporter
     "usage: blackbox-driver.ts <http|tcp|grpc> <targets> <port> <periodMs> <timeoutMs> <exporterPort>",
   );
 const tickMs = 10;
-const perTick = (count * tickMs) / periodMs;
+const perMs = count / periodMs;
 let next = 0;
 let owed = 0;
+// Owed by the time elapsed, so a late timer on a loaded machine does not lower the rate.
+let last = performance.now();
 setInterval(() => {
-  for (owed += perTick; owed >= 1; owed--) {
+  const now = performance.now();
+  owed += (now - last) * perMs;
+  last = now;
+  for (; owed >= 1; owed--) {
     if (busy[next] === 0) probe(next);
     next = (next + 1) % count;
   }

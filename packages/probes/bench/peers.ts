@@ -81,7 +81,7 @@ const APPLIES: Record<Checker, readonly Kind[]> = {
   haproxy: ["http", "tcp"],
   blackbox: ["http", "tcp", "grpc"],
   swh: ["http", "tcp", "grpc"],
-  floor: ["tcp"],
+  floor: ["tcp", "grpc"],
   "swh-base": ["http", "tcp", "grpc"],
 };
 const COMMANDS: Partial<Record<Checker, string>> = {
@@ -332,7 +332,7 @@ async function measure(kind: Kind, checker: Checker, round: number): Promise<Run
         "--optimize-for-size",
         ...(flag("cpu-prof-dir") ? ["--cpu-prof", `--cpu-prof-dir=${flag("cpu-prof-dir")}`] : []),
         join(here, "swh-checker.ts"),
-        checker === "floor" ? "tcp-floor" : kind,
+        checker === "floor" ? `${kind}-floor` : kind,
         ...common,
       ],
       {
