@@ -44,6 +44,11 @@ const FLAGS = {
     default: "",
     help: "another build's dist/ of @swh/probes, run as checker swh-base beside swh (before/after in one run)",
   },
+  "node-options": {
+    value: "FLAGS",
+    default: "--optimize-for-size",
+    help: "how Node runs the swh checkers and floors (default: as the agent image runs it)",
+  },
   "cpu-prof-dir": { value: "DIR", default: "", help: "write a V8 CPU profile of each swh/floor run there" },
 } as const;
 /** Set in the child that serves gRPC health (see `startGrpcTargets`): it takes no flags. */
@@ -325,11 +330,11 @@ async function measure(kind: Kind, checker: Checker, round: number): Promise<Run
     );
     count = counterOf(driver);
   } else {
-    // As the agent image runs Node (deploy/images/agent.Dockerfile).
+    // By default as the agent image runs Node (deploy/images/agent.Dockerfile).
     const child = spawn(
       process.execPath,
       [
-        "--optimize-for-size",
+        ...flag("node-options").split(" ").filter(Boolean),
         ...(flag("cpu-prof-dir") ? ["--cpu-prof", `--cpu-prof-dir=${flag("cpu-prof-dir")}`] : []),
         join(here, "swh-checker.ts"),
         checker === "floor" ? `${kind}-floor` : kind,
