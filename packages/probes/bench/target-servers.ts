@@ -48,10 +48,10 @@ const H2_RESPONSE = Buffer.concat([
 ]);
 
 /**
- * Minimal gRPC health server: answers the first request (stream 1) with SERVING once the client ended it, and
+ * Minimal gRPC health server (also the gRPC target of bench/peers.ts): answers the first request (stream 1) with SERVING once the client ended it, and
  * nothing else. A node:http2 server per target would measure itself at 1,000 new connections/s, as node:http does.
  */
-function answerGrpcRaw(socket: Socket): void {
+export function answerGrpcRaw(socket: Socket): void {
   socket.on("error", () => {});
   let buffered = Buffer.alloc(0);
   let at = H2_PREFACE_LENGTH;

@@ -17,6 +17,7 @@ import type { GrpcProbeSpec } from "@swh/crd-types";
 import { GRPC_AUTHORITY_PATTERN } from "@swh/crd-types/internal";
 import { runAttempt } from "./internal/attempt.js";
 import { checkAddress, formatAddress } from "./internal/check-address.js";
+import { closeSocket } from "./internal/close-socket.js";
 import {
   decodeHealthCheckResponse,
   encodeHealthCheckRequest,
@@ -261,8 +262,8 @@ export function probeGrpc(
       }
     }
     return () => {
+      closeSocket(socket);
       session?.destroy();
-      socket.destroy();
     };
   });
 }

@@ -9,6 +9,7 @@ import { checkServerIdentity, connect as tlsConnect } from "node:tls";
 import type { HttpProbeSpec } from "@swh/crd-types";
 import { runAttempt } from "./internal/attempt.js";
 import { checkAddress, formatAddress } from "./internal/check-address.js";
+import { closeSocket } from "./internal/close-socket.js";
 import { parseHostField } from "./internal/http-host.js";
 import type { ResponseHead } from "./internal/http-response-head.js";
 import { type ReadOutcome, ResponseReader } from "./internal/http-response-reader.js";
@@ -193,6 +194,6 @@ export function probeHttp(
     socket.on("error", (err: NodeJS.ErrnoException) => {
       attempt.finish(false, describeError(err), reasonForSocketError(err, inTls));
     });
-    return () => socket.destroy();
+    return () => closeSocket(socket);
   });
 }

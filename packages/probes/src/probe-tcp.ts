@@ -9,6 +9,7 @@ import { connect } from "node:net";
 import type { TcpProbeSpec } from "@swh/crd-types";
 import { runAttempt } from "./internal/attempt.js";
 import { checkAddress, formatAddress } from "./internal/check-address.js";
+import { closeSocket } from "./internal/close-socket.js";
 import { quoteText } from "./internal/quote-text.js";
 import { describeError, reasonForSocketError } from "./internal/socket-errors.js";
 import { type ProbeAddress, ProbeConfigError, type ProbeOptions, type ProbeResult } from "./probe-result.js";
@@ -96,7 +97,7 @@ export function probeTcp(
     socket.once("error", (err) =>
       attempt.finish(false, describeError(err), reasonForSocketError(err, false)),
     );
-    return () => socket.destroy();
+    return () => closeSocket(socket);
   });
 }
 

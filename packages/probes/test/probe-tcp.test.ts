@@ -25,6 +25,20 @@ describe("probeTcp", () => {
     expect(Buffer.concat(received).length).toBe(0);
   });
 
+  it("ends the connection with a reset once connected, as HAProxy's checks do, so no side keeps a TIME_WAIT", async () => {
+    let reset!: (code: string | undefined) => void;
+    const serverSaw = new Promise<string | undefined>((resolve) => {
+      reset = resolve;
+    });
+    const server = await startTcpServer(HOST, (socket) => {
+      socket.on("error", (err: NodeJS.ErrnoException) => reset(err.code));
+      socket.on("end", () => reset("FIN"));
+    });
+    const result = await probeTcp({ host: HOST, port: server.port }, { timeoutMs });
+    expect(result).toMatchObject({ ok: true });
+    expect(await serverSaw).toBe("ECONNRESET");
+  });
+
   it("reports ConnectionRefused for a closed port", async () => {
     const result = await probeTcp({ host: HOST, port: await closedPort(HOST) }, { timeoutMs });
     expect(result).toMatchObject({ ok: false, reason: "ConnectionRefused" });

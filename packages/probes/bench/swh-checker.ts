@@ -1,0 +1,161 @@
+/**
+ * One checker of the peer benchmark (bench/peers.ts) in its own process, so /proc gives its CPU and RSS alone:
+ * `@swh/probes` under its `ProbeScheduler` for one kind of target, or a floor: for TCP (`tcp-floor`) a bare
+ * `net.connect` and reset per target and period, woken every 10 ms, with no deadline, result or scheduler; for gRPC
+ * (`grpc-floor`) the same loop writing one prepared HTTP/2 exchange (preface, SETTINGS, the Check call's HEADERS
+ * and DATA) and resetting at the first DATA frame of the answer: what a hand-written HTTP/2 client could cost at
+ * best, since it decodes no header (no HPACK) and judges nothing but the message bytes.
+ * Each line read on stdin is answered with one JSON line of the checks completed so far: `{"checks":n,"ok":n}`.
+ *
+ * Argv: <http|tcp|grpc|tcp-floor|grpc-floor> <targets> <port> <periodMs> <timeoutMs>; addresses from `benchAddress`.
+ */
+import { connect } from "node:net";
+import { createInterface } from "node:readline";
+import type * as Probes from "@swh/probes";
+import { decodeHealthCheckResponse, encodeHealthCheckRequest } from "../src/internal/grpc-health-codec.ts";
+import { benchAddress } from "./target-servers.ts";
+
+const [kind = "", targetsArg = "1000", portArg = "", periodArg = "1000", timeoutArg = "1000"] =
+  process.argv.slice(2);
+const count = Number(targetsArg);
+const port = Number(portArg);
+const periodMs = Number(periodArg);
+const timeoutMs = Number(timeoutArg);
+const addressKind = kind.startsWith("grpc") ? "grpc" : kind === "http" ? "http" : "tcp";
+const hosts = Array.from({ length: count }, (_, i) => benchAddress(addressKind, i));
+
+// Another build of this package to compare against in the same run (peers.ts --baseline), else this one.
+const { ProbeScheduler, probeGrpc, probeHttp, probeTcp }: typeof Probes = await import(
+  process.env.SWH_BENCH_PROBES ?? "@swh/probes"
+);
+
+let checks = 0;
+let ok = 0;
+
+/** One HTTP/2 frame: 9-byte header (length, type, flags, stream id) and the payload. */
+function h2Frame(type: number, flags: number, payload: Buffer, streamId: number): Buffer {
+  const head = Buffer.alloc(9);
+  head.writeUIntBE(payload.length, 0, 3);
+  head[3] = type;
+  head[4] = flags;
+  head.writeUInt32BE(streamId, 5);
+  return Buffer.concat([head, payload]);
+}
+/** An HPACK literal header field without indexing, its name from the static table, no Huffman coding. */
+function literal(nameIndex: number, value: string): Buffer {
+  return Buffer.concat([Buffer.of(nameIndex, value.length), Buffer.from(value, "latin1")]);
+}
+/** The whole client side of a Check call on a fresh connection, for `authority`. */
+function grpcExchange(authority: string): Buffer {
+  const headers = Buffer.concat([
+    Buffer.of(0x83, 0x86), // :method POST, :scheme http (static table 3 and 6)
+    literal(4, "/grpc.health.v1.Health/Check"), // :path
+    literal(1, authority), // :authority
+    literal(31, "application/grpc"), // content-type
+    Buffer.of(0x00, 2), // te: trailers, a new name
+    Buffer.from("te"),
+    Buffer.of(8),
+    Buffer.from("trailers"),
+  ]);
+  return Buffer.concat([
+    Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"),
+    h2Frame(4, 0, Buffer.alloc(0), 0), // SETTINGS
+    h2Frame(1, 0x4, headers, 1), // HEADERS, END_HEADERS
+    h2Frame(0, 0x1, encodeHealthCheckRequest(""), 1), // DATA, END_STREAM
+  ]);
+}
+
+/** The gRPC floor's read side: the first DATA frame on stream 1 holds the answer; true when it says SERVING. */
+function readGrpcAnswer(buffered: Buffer): boolean | undefined {
+  for (let at = 0; at + 9 <= buffered.length; ) {
+    const length = buffered.readUIntBE(at, 3);
+    if (at + 9 + length > buffered.length) return undefined;
+    if (buffered[at + 3] === 0 && buffered.readUInt32BE(at + 5) === 1) {
+      const decoded = decodeHealthCheckResponse(buffered.subarray(at + 9, at + 9 + length));
+      return decoded.ok && decoded.status === 1;
+    }
+    at += 9 + length;
+  }
+  return undefined;
+}
+
+/** A floor: what Node's socket layer costs for a connect, the exchange, and a reset, with one timer for all. */
+function runFloor(): void {
+  const exchanges = kind === "grpc-floor" ? hosts.map((h) => grpcExchange(`${h}:${port}`)) : undefined;
+  const tickMs = 10;
+  const perMs = count / periodMs;
+  let next = 0;
+  let owed = 0;
+  // Owed by the time elapsed, so a late timer on a loaded machine does not lower the rate.
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    owed += (now - last) * perMs;
+    last = now;
+    for (; owed >= 1; owed--) {
+      const socket = connect({ host: hosts[next] as string, port });
+      const exchange = exchanges?.[next];
+      next = (next + 1) % count;
+      socket.once("connect", () => {
+        if (exchange) return void socket.write(exchange);
+        checks++;
+        ok++;
+        socket.resetAndDestroy(); // as the probe closes (src/internal/close-socket.ts)
+      });
+      if (exchange) {
+        let buffered: Buffer = Buffer.alloc(0);
+        socket.on("data", (chunk: Buffer) => {
+          buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+          const serving = readGrpcAnswer(buffered);
+          if (serving === undefined) return;
+          checks++;
+          if (serving) ok++;
+          socket.resetAndDestroy();
+        });
+      }
+      socket.once("error", () => {
+        checks++;
+      });
+    }
+  }, tickMs);
+}
+
+function probe(host: string, signal: AbortSignal): Promise<Probes.ProbeResult> {
+  const target = { host, port };
+  if (kind === "http") return probeHttp(target, { path: "/healthz" }, { timeoutMs, signal });
+  if (kind === "grpc") return probeGrpc(target, {}, { timeoutMs, signal });
+  return probeTcp(target, { timeoutMs, signal });
+}
+
+function runProbes(): void {
+  const scheduler = new ProbeScheduler<string>({
+    maxConcurrent: 256,
+    run: (target, signal) => probe(target.probe, signal),
+    observer: {
+      result: (_id, result) => {
+        checks++;
+        if (result.ok) ok++;
+      },
+    },
+  });
+  for (const [i, host] of hosts.entries())
+    scheduler.upsert({
+      id: String(i),
+      initialDelayMs: 0,
+      periodMs,
+      successThreshold: 1,
+      failureThreshold: 3,
+      probe: host,
+    });
+}
+
+if (!["http", "tcp", "grpc", "tcp-floor", "grpc-floor"].includes(kind) || !(count > 0) || !(port > 0))
+  throw new Error(
+    `usage: swh-checker.ts <http|tcp|grpc|tcp-floor|grpc-floor> <targets> <port> [periodMs] [timeoutMs]`,
+  );
+if (kind.endsWith("-floor")) runFloor();
+else runProbes();
+createInterface({ input: process.stdin }).on("line", () => {
+  process.stdout.write(`${JSON.stringify({ checks, ok })}\n`);
+});
+process.stdin.on("end", () => process.exit(0));
