@@ -1,8 +1,10 @@
 // Sums the vitest JSON reports of every workspace package (`<pkg>/.reports/{unit,integration}.json`) and prints one
 // plain line `N passed, N failed`. A suite that should have reported but did not (it crashed, its globalSetup
 // failed, or turbo never ran it) counts as one failure, and so does a report that says it did not succeed without
-// naming a failed test (e.g. an unhandled error). Each failed test is named (on stderr) just above that line, where
-// the tail of a CI log shows it. Exits 1 when anything failed or no test ran at all.
+// naming a failed test, and so does each unhandled error of a run (`<kind>.errors.json`, written by
+// vitest.unhandled-errors-reporter.ts, because vitest's JSON report still says `success: true` after one). Each
+// failure is named (on stderr) just above that line, where the tail of a CI log shows it. Exits 1 when anything
+// failed or no test ran at all.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -25,6 +27,13 @@ for (const dir of workspaceDirs()) {
     passed += report.numPassedTests ?? 0;
     failed += report.numFailedTests ?? 0;
     for (const name of failedTests(report)) problems.push(`${dir.slice(root.length)}: FAILED ${name}`);
+    const errorsPath = join(dir, ".reports", file.replace(/\.json$/, ".errors.json"));
+    const unhandled = existsSync(errorsPath)
+      ? JSON.parse(readFileSync(errorsPath, "utf8")).unhandledErrors
+      : [];
+    failed += unhandled.length;
+    for (const error of unhandled)
+      problems.push(`${dir.slice(root.length)}: \`${script}\` unhandled ${error}`);
     if (report.success === false && (report.numFailedTests ?? 0) === 0) {
       failed += 1;
       problems.push(`${dir.slice(root.length)}: \`${script}\` did not succeed (suite or unhandled error)`);

@@ -51,7 +51,8 @@ beforeAll(async () => {
   cluster = await testCluster();
   await installAgentWithPolicy(cluster);
   node = await startNodeAgent(cluster, uniqueNodeName("node-agent"));
-  backend = createServer((socket) => socket.end());
+  // The agent's TCP probe ends its connection with a reset (ADR 0044): the socket's ECONNRESET is expected here.
+  backend = createServer((socket) => socket.on("error", () => socket.destroy()).end());
   await new Promise<void>((resolve, reject) => {
     backend?.once("error", reject).listen(PORT, POD_IP, resolve);
   });

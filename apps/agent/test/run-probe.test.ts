@@ -38,6 +38,7 @@ describe("runProbe", () => {
     server = createServer((socket) => {
       sockets.add(socket);
       socket.on("close", () => sockets.delete(socket));
+      socket.on("error", () => socket.destroy()); // a TCP probe ends with a reset (ADR 0044)
       socket.end();
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
