@@ -8,7 +8,11 @@ import type { Reporter } from "vitest/node";
  * test, so `scripts/summarize-reports.mjs` reads this file to count each such error as a failure.
  */
 export class UnhandledErrorsReporter implements Reporter {
-  constructor(private readonly outputFile: string) {}
+  private readonly outputFile: string;
+
+  constructor(outputFile: string) {
+    this.outputFile = outputFile;
+  }
 
   onTestRunEnd(_modules: unknown, unhandledErrors: ReadonlyArray<{ name?: string; message?: string }>): void {
     const lines = unhandledErrors.map(
