@@ -57,6 +57,28 @@ describe("ProbeScheduler", () => {
     expect(transitions[1]?.[1].lastResult?.reason).toBe("ConnectionRefused");
   });
 
+  it("state() gives the latest result of each probe, and a state read earlier never changes", async () => {
+    const { clock, outcome, scheduler } = setup();
+    scheduler.upsert(aTarget("a"));
+    outcome.set("a", { ok: true, message: "connected", durationMs: 3 });
+    await clock.advance(0);
+    const first = scheduler.state("a");
+    outcome.set("a", { ok: true, message: "connected", durationMs: 7 });
+    await clock.advance(1000);
+    expect(scheduler.state("a")?.lastResult).toEqual({ ok: true, message: "connected", durationMs: 7 });
+    expect(first?.lastResult).toEqual({ ok: true, message: "connected", durationMs: 3 });
+    outcome.set("a", { ok: true, message: "connected again", durationMs: 2 });
+    await clock.advance(1000);
+    expect(scheduler.state("a")?.lastResult).toEqual({ ok: true, message: "connected again", durationMs: 2 });
+    outcome.set("a", { ...fail, durationMs: 9 });
+    await clock.advance(1000);
+    expect(scheduler.state("a")?.lastResult).toEqual({ ...fail, durationMs: 9 });
+    const timings = { connectMs: 1, totalMs: 4 };
+    outcome.set("a", { ...fail, durationMs: 4, timings });
+    await clock.advance(1000);
+    expect(scheduler.state("a")?.lastResult).toEqual({ ...fail, durationMs: 4, timings });
+  });
+
   it("spreads first probes over one period with the random source", async () => {
     const values = [0, 0.5, 0.25];
     const { clock, started, scheduler } = setup({ random: () => values.shift() ?? 0 });
