@@ -114,7 +114,6 @@ interface Entry<P> extends FairItem<Entry<P>> {
   periodMs: number;
   /** It has been passing at some point (a seed counts): only then is failing "down". */
   everPassed: boolean;
-  /** The latest result, owned by the entry (see `keptResult`): copied whenever it leaves the scheduler. */
   lastResult?: ProbeResult<string>;
   /** Bumped when the entry is re-armed, so its older slot still in the heap is recognised and dropped. */
   generation: number;
@@ -238,7 +237,7 @@ export class ProbeScheduler<P = unknown> {
   state(id: string): TargetState | undefined {
     const entry = this.#entries.get(id);
     if (!entry) return undefined;
-    return entry.lastResult ? { ...entry.state, lastResult: { ...entry.lastResult } } : { ...entry.state };
+    return entry.lastResult ? { ...entry.state, lastResult: entry.lastResult } : { ...entry.state };
   }
 
   /** The target with this id, as last upserted. */
@@ -303,7 +302,7 @@ export class ProbeScheduler<P = unknown> {
     }
     const before = entry.state;
     entry.state = nextThresholdState(before, result.ok, entry.target);
-    entry.lastResult = keptResult(entry.lastResult, result);
+    entry.lastResult = result;
     entry.everPassed ||= entry.state.passing;
     this.#adapt(entry, scheduledAt ?? startedAt);
     const { id } = entry.target;
@@ -393,24 +392,4 @@ export class ProbeScheduler<P = unknown> {
       });
     }
   }
-}
-
-/**
- * The entry's record of its latest result. While a target answers the same (outcome, reason and message, no
- * timings) the kept object is updated in place with the new duration, and the probe's own result object and
- * message die young; a fresh object for every probe would live a whole period, be promoted to the old generation
- * and cost a major collection (ADR 0044 decision 5, measured in docs/benchmarks.md).
- */
-function keptResult(kept: ProbeResult<string> | undefined, result: ProbeResult<string>): ProbeResult<string> {
-  if (
-    kept === undefined ||
-    kept.ok !== result.ok ||
-    kept.reason !== result.reason ||
-    kept.message !== result.message ||
-    kept.timings !== undefined ||
-    result.timings !== undefined
-  )
-    return { ...result };
-  kept.durationMs = result.durationMs;
-  return kept;
 }
