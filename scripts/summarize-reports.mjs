@@ -36,7 +36,7 @@ for (const dir of workspaceDirs()) {
       problems.push(`${dir.slice(root.length)}: \`${script}\` unhandled ${error}`);
     if (report.success === false && (report.numFailedTests ?? 0) === 0) {
       failed += 1;
-      problems.push(`${dir.slice(root.length)}: \`${script}\` did not succeed (suite or unhandled error)`);
+      problems.push(`${dir.slice(root.length)}: \`${script}\` did not succeed (a suite failed)`);
     }
   }
 }
