@@ -1,16 +1,11 @@
 /**
  * gRPC health probe: one `grpc.health.v1.Health/Check` call over a fresh HTTP/2 connection to the given address,
- * with Node's `http2` and the few bytes of protobuf in `internal/grpc-health-codec.ts`. `@grpc/grpc-js` was
- * measured against it and costs more CPU per probe and a protobuf runtime in the agent (ADR 0027); a fresh
- * connection per probe is required anyway, as for HTTP (a server that stops accepting connections must be noticed).
+ * with the probe's own HTTP/2 client (`internal/http2-unary-call.ts`, HPACK in `internal/hpack/`) and the few
+ * bytes of protobuf in `internal/grpc-health-codec.ts`. `node:http2` made a session and stream objects per check,
+ * two thirds of the probe's cost (ADR 0044); `@grpc/grpc-js` costs more still and brings a protobuf runtime
+ * (ADR 0027). A fresh connection per probe is required anyway, as for HTTP (a server that stops accepting
+ * connections must be noticed). ADR 0046 has the figures.
  */
-import {
-  type ClientHttp2Session,
-  type ClientHttp2Stream,
-  constants as h2,
-  connect as http2Connect,
-  type IncomingHttpHeaders,
-} from "node:http2";
 import { isIP, type Socket, connect as tcpConnect } from "node:net";
 import { checkServerIdentity, type TLSSocket, connect as tlsConnect } from "node:tls";
 import type { GrpcProbeSpec } from "@swh/crd-types";
@@ -25,6 +20,9 @@ import {
   HEALTH_CHECK_PATH,
   SERVING_STATUS,
 } from "./internal/grpc-health-codec.js";
+import { indexedField, literalField } from "./internal/hpack/encode.js";
+import { http2ErrorName } from "./internal/http2-frames.js";
+import { type CallFailure, type HeaderFields, Http2UnaryCall } from "./internal/http2-unary-call.js";
 import { describeError, reasonForSocketError } from "./internal/socket-errors.js";
 import {
   type ProbeAddress,
@@ -44,19 +42,12 @@ export type GrpcProbeConfig = Omit<GrpcProbeSpec, "targetPort">;
 export const MAX_GRPC_MESSAGE_BYTES = 4 * 1024;
 /** Bound on the response's header list (headers or trailers), advertised to the server and enforced. */
 const MAX_GRPC_HEADER_LIST_BYTES = 16 * 1024;
-
-const HTTP2_ERROR_NAMES = new Map(
-  Object.entries(h2)
-    .filter(([name]) => name.startsWith("NGHTTP2_") && !name.startsWith("NGHTTP2_SESSION"))
-    .map(([name, code]) => [code as number, name.slice("NGHTTP2_".length)]),
-);
-function http2ErrorName(code: number): string {
-  return HTTP2_ERROR_NAMES.get(code) ?? `code ${code}`;
-}
+/** Bound on the fields of one header list. */
+const MAX_GRPC_HEADER_FIELDS = 64;
 
 /** A readable, bounded text from a server-supplied header value (grpc-message, content-type). */
-function headerText(value: string | string[] | undefined, max = 120): string {
-  const text = (Array.isArray(value) ? value.join(",") : (value ?? "")).replace(/[^\x20-\x7e]/g, "?");
+function headerText(value: string | undefined, max = 120): string {
+  const text = (value ?? "").replace(/[^\x20-\x7e]/g, "?");
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -89,12 +80,44 @@ function judge(
   }
 }
 
-/** Reason of an error raised by the HTTP/2 layer or the socket under it. */
-function reasonForError(err: NodeJS.ErrnoException, inTls: boolean): ProbeReason {
-  const code = err.code ?? "";
-  if (code === "ERR_HTTP2_GOAWAY_SESSION" || code === "ERR_HTTP2_STREAM_CANCEL") return "ConnectionReset";
-  if (code.startsWith("ERR_HTTP2_")) return "ProtocolError";
-  return reasonForSocketError(err, inTls);
+/** The reason and message of a call the HTTP/2 layer ended without an answer. */
+function describeFailure(failure: CallFailure): { message: string; reason: ProbeReason } {
+  switch (failure.kind) {
+    case "goaway":
+      return {
+        message: `the server sent GOAWAY (${http2ErrorName(failure.code)}) before answering`,
+        reason: "ConnectionReset",
+      };
+    case "reset":
+      return {
+        message: `the stream was reset (RST_STREAM ${http2ErrorName(failure.code)}) before an answer`,
+        reason: "ConnectionReset",
+      };
+    case "headersTooLarge":
+      return {
+        message: `response headers over the probe's bounds (${MAX_GRPC_HEADER_LIST_BYTES} bytes, ${MAX_GRPC_HEADER_FIELDS} fields)`,
+        reason: "ProtocolError",
+      };
+    case "endedWithoutTrailers":
+      return { message: "the call ended without a grpc-status", reason: "ProtocolError" };
+    case "protocol":
+      return { message: `the server sent ${failure.message}`, reason: "ProtocolError" };
+  }
+}
+
+/** The request's header block: what a gRPC client sends, with the deadline the probe has left. */
+function requestHeaders(authority: string, tls: boolean, timeoutMs: number): Buffer {
+  return Buffer.concat([
+    indexedField(3), // :method POST
+    indexedField(tls ? 7 : 6), // :scheme https / http
+    literalField(4, HEALTH_CHECK_PATH), // :path
+    literalField(1, authority), // :authority
+    literalField(31, "application/grpc"), // content-type
+    literalField("te", "trailers"),
+    literalField(58, "swh-probe/1"), // user-agent
+    literalField("grpc-accept-encoding", "identity"),
+    literalField("grpc-timeout", `${Math.max(1, Math.ceil(timeoutMs))}m`),
+  ]);
 }
 
 /**
@@ -114,14 +137,67 @@ export function probeGrpc(
   const authority = config.host ?? formatAddress(target);
   if (!AUTHORITY.test(authority))
     throw new ProbeConfigError("host", "must be a host name or [IPv6 address], optionally with :port");
-  const request = encodeHealthCheckRequest(config.service ?? "");
+  const opening = Http2UnaryCall.opening(
+    requestHeaders(authority, config.tls === true, opts.timeoutMs),
+    encodeHealthCheckRequest(config.service ?? ""),
+    MAX_GRPC_HEADER_LIST_BYTES,
+  );
   const tls = config.tls === true;
   return runAttempt(opts, (attempt) => {
     let inTls = false;
     let socket: Socket | TLSSocket;
-    let session: ClientHttp2Session | undefined;
+    const chunks: Buffer[] = [];
+    let bodyBytes = 0;
+    const call = new Http2UnaryCall(
+      {
+        send: (bytes) => socket.write(bytes),
+        settings: () => attempt.phase("waiting for the response"),
+        response: (headers, endStream) => {
+          attempt.reached("firstByte");
+          const status = headers.get(":status");
+          const contentType = headerText(headers.get("content-type"));
+          if (status !== "200" || !/^application\/grpc([+;]|$)/.test(contentType))
+            return attempt.finish(
+              false,
+              `not a gRPC server: HTTP status ${String(status)}, content-type "${contentType}"`,
+              "ProtocolError",
+            );
+          // Trailers-Only: an error status comes in the headers, with no message.
+          if (endStream || headers.has("grpc-status")) finishWith(headers);
+          else attempt.phase("reading the response");
+        },
+        data: (bytes) => {
+          bodyBytes += bytes.length;
+          if (bodyBytes > MAX_GRPC_MESSAGE_BYTES)
+            return attempt.finish(
+              false,
+              `the response message is over ${MAX_GRPC_MESSAGE_BYTES} bytes`,
+              "ProtocolError",
+            );
+          chunks.push(bytes);
+        },
+        trailers: finishWith,
+        failed: (failure) => {
+          const { message, reason } = describeFailure(failure);
+          attempt.finish(false, message, reason);
+        },
+      },
+      {
+        maxFields: MAX_GRPC_HEADER_FIELDS,
+        maxBytes: MAX_GRPC_HEADER_LIST_BYTES,
+        maxHeaderBlockBytes: MAX_GRPC_HEADER_LIST_BYTES,
+      },
+    );
+    function finishWith(trailers: HeaderFields): void {
+      const raw = headerText(trailers.get("grpc-status"));
+      const grpcStatus = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
+      const verdict = Number.isNaN(grpcStatus)
+        ? { ok: false, message: `malformed grpc-status "${raw}"`, reason: "ProtocolError" as const }
+        : judge(grpcStatus, headerText(trailers.get("grpc-message")), Buffer.concat(chunks));
+      attempt.finish(verdict.ok, verdict.message, verdict.reason);
+    }
     const fail = (err: NodeJS.ErrnoException) =>
-      attempt.finish(false, describeError(err), reasonForError(err, inTls));
+      attempt.finish(false, describeError(err), reasonForSocketError(err, inTls));
     attempt.phase("connecting");
     if (tls) {
       const name = config.host?.replace(/:\d+$/, "");
@@ -151,119 +227,28 @@ export function probeGrpc(
             `the server did not agree to HTTP/2 in TLS (ALPN ${String(tlsSocket.alpnProtocol)}): not a gRPC server`,
             "ProtocolError",
           );
-        call();
+        start();
       });
       socket = tlsSocket;
     } else {
       socket = tcpConnect({ host: target.host, port: target.port });
-      socket.once("connect", call);
+      socket.once("connect", start);
     }
     socket.on("error", fail);
+    socket.on("data", (chunk: Buffer) => call.receive(chunk));
+    socket.once("end", () =>
+      attempt.finish(false, "the server closed the connection before answering", "ConnectionReset"),
+    );
 
-    function call(): void {
+    function start(): void {
       // The connection is open (over TLS, its TCP connect was marked already: the first mark of a phase counts).
       attempt.reached("connect");
-      // Runs in a socket event: whatever throws here must end the attempt, never escape as an uncaught error.
-      try {
-        sendCall();
-      } catch (err) {
-        attempt.finish(false, `could not send the call: ${(err as Error).message}`, "Error");
-      }
-    }
-    function sendCall(): void {
       attempt.phase("waiting for the server's HTTP/2 settings");
-      // The URL only names the session; the connection is `socket` and the :authority header is set below.
-      const s = http2Connect(`${tls ? "https" : "http"}://${formatAddress(target)}`, {
-        createConnection: () => socket,
-        settings: { enablePush: false, maxHeaderListSize: MAX_GRPC_HEADER_LIST_BYTES },
-        maxHeaderListPairs: 64,
-        maxSessionMemory: 1,
-      });
-      session = s;
-      s.on("error", fail);
-      s.once("remoteSettings", () => {
-        if (!attempt.done) attempt.phase("waiting for the response");
-      });
-      s.on("goaway", (code: number, lastStreamId: number) => {
-        // A graceful GOAWAY that still covers our stream lets the answer arrive; anything else ends the call.
-        if (code !== h2.NGHTTP2_NO_ERROR || lastStreamId < 1)
-          attempt.finish(
-            false,
-            `the server sent GOAWAY (${http2ErrorName(code)}) before answering`,
-            "ConnectionReset",
-          );
-      });
-      const stream: ClientHttp2Stream = s.request({
-        [h2.HTTP2_HEADER_METHOD]: "POST",
-        [h2.HTTP2_HEADER_PATH]: HEALTH_CHECK_PATH,
-        [h2.HTTP2_HEADER_SCHEME]: tls ? "https" : "http",
-        [h2.HTTP2_HEADER_AUTHORITY]: authority,
-        [h2.HTTP2_HEADER_CONTENT_TYPE]: "application/grpc",
-        [h2.HTTP2_HEADER_TE]: "trailers",
-        [h2.HTTP2_HEADER_USER_AGENT]: "swh-probe/1",
-        "grpc-accept-encoding": "identity",
-        "grpc-timeout": `${Math.max(1, Math.ceil(opts.timeoutMs))}m`,
-      });
-      stream.on("error", (err: NodeJS.ErrnoException) => {
-        // A reset stream surfaces as an error first; name the server's RST_STREAM code rather than Node's wrapper.
-        const code = stream.rstCode ?? h2.NGHTTP2_NO_ERROR;
-        if (err.code === "ERR_HTTP2_STREAM_ERROR" && code !== h2.NGHTTP2_NO_ERROR)
-          return resetBeforeAnswer(code);
-        fail(err);
-      });
-      stream.end(request);
-      const chunks: Buffer[] = [];
-      let bodyBytes = 0;
-      stream.once("response", (headers: IncomingHttpHeaders) => {
-        attempt.reached("firstByte");
-        const status = headers[h2.HTTP2_HEADER_STATUS];
-        const contentType = headerText(headers[h2.HTTP2_HEADER_CONTENT_TYPE]);
-        if (Number(status) !== 200 || !/^application\/grpc([+;]|$)/.test(contentType))
-          return attempt.finish(
-            false,
-            `not a gRPC server: HTTP status ${String(status)}, content-type "${contentType}"`,
-            "ProtocolError",
-          );
-        // Trailers-Only: an error status comes in the headers, with no message.
-        if (headers["grpc-status"] !== undefined) finishWith(headers);
-        else attempt.phase("reading the response");
-      });
-      stream.on("data", (chunk: Buffer) => {
-        bodyBytes += chunk.length;
-        if (bodyBytes > MAX_GRPC_MESSAGE_BYTES)
-          return attempt.finish(
-            false,
-            `the response message is over ${MAX_GRPC_MESSAGE_BYTES} bytes`,
-            "ProtocolError",
-          );
-        chunks.push(chunk);
-      });
-      stream.once("trailers", finishWith);
-      stream.once("close", () => {
-        if (attempt.done) return;
-        const code = stream.rstCode ?? h2.NGHTTP2_NO_ERROR;
-        if (code !== h2.NGHTTP2_NO_ERROR) resetBeforeAnswer(code);
-        else attempt.finish(false, "the call ended without a grpc-status", "ProtocolError");
-      });
-      function resetBeforeAnswer(code: number): void {
-        const reset = `the stream was reset (RST_STREAM ${http2ErrorName(code)}) before an answer`;
-        // nghttp2 resets with ENHANCE_YOUR_CALM itself when the server's headers exceed the bounds set above.
-        if (code === h2.NGHTTP2_ENHANCE_YOUR_CALM)
-          attempt.finish(false, `${reset}: headers over the probe's bounds, or a flood`, "ProtocolError");
-        else attempt.finish(false, reset, "ConnectionReset");
-      }
-      function finishWith(trailers: IncomingHttpHeaders): void {
-        const raw = headerText(trailers["grpc-status"]);
-        const grpcStatus = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
-        const verdict = Number.isNaN(grpcStatus)
-          ? { ok: false, message: `malformed grpc-status "${raw}"`, reason: "ProtocolError" as const }
-          : judge(grpcStatus, headerText(trailers["grpc-message"]), Buffer.concat(chunks));
-        attempt.finish(verdict.ok, verdict.message, verdict.reason);
-      }
+      socket.write(opening);
     }
     return () => {
+      call.end();
       closeSocket(socket);
-      session?.destroy();
     };
   });
 }
