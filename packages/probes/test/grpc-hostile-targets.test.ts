@@ -188,10 +188,18 @@ describe("hostile HTTP/2 targets of a gRPC probe", () => {
         socket.write(Buffer.from("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")),
       );
     });
-    expect(await probeGrpc({ host: HOST, port: server.port }, {}, generous)).toMatchObject({
-      ok: false,
-      reason: "ProtocolError",
+    const result = await probeGrpc({ host: HOST, port: server.port }, {}, generous);
+    expect(result).toMatchObject({ ok: false, reason: "ProtocolError" });
+    expect(result.message).toContain("bytes that are not HTTP/2");
+  });
+
+  it("a server that closes the connection after its settings → ConnectionReset before answering", async () => {
+    const server = await recordingServer((socket) => {
+      socket.once("data", () => socket.end(SETTINGS));
     });
+    const result = await probeGrpc({ host: HOST, port: server.port }, {}, generous);
+    expect(result).toMatchObject({ ok: false, reason: "ConnectionReset" });
+    expect(result.message).toBe("the server closed the connection before answering");
   });
 
   it("a connection reset → ConnectionReset", async () => {

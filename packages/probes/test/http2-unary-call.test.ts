@@ -138,7 +138,7 @@ describe("Http2UnaryCall", () => {
     [
       "bytes that are not HTTP/2",
       Buffer.from("HTTP/1.1 400 Bad Request\r\n\r\n"),
-      { kind: "protocol", message: "not an HTTP/2 server: its first frame is not SETTINGS" },
+      { kind: "protocol", message: "bytes that are not HTTP/2 (the first frame is not SETTINGS)" },
     ],
     [
       "a frame over 16,384 bytes",

@@ -124,7 +124,7 @@ export class Http2UnaryCall {
   /** Why a frame with this header cannot be read, before its payload is waited for. */
   #refuse(type: number, length: number): CallFailure | undefined {
     if (!this.#sawSettings && type !== FRAME.settings)
-      return { kind: "protocol", message: "not an HTTP/2 server: its first frame is not SETTINGS" };
+      return { kind: "protocol", message: "bytes that are not HTTP/2 (the first frame is not SETTINGS)" };
     if (length > MAX_FRAME_BYTES)
       return {
         kind: "protocol",
