@@ -105,19 +105,27 @@ function describeFailure(failure: CallFailure): { message: string; reason: Probe
   }
 }
 
-/** The request's header block: what a gRPC client sends, with the deadline the probe has left. */
-function requestHeaders(authority: string, tls: boolean, timeoutMs: number): Buffer {
-  return Buffer.concat([
+/** The request's fields that are the same for every call, by scheme. */
+function fixedFields(scheme: "http" | "https"): Buffer[] {
+  return [
     indexedField(3), // :method POST
-    indexedField(tls ? 7 : 6), // :scheme https / http
+    indexedField(scheme === "https" ? 7 : 6), // :scheme
     literalField(4, HEALTH_CHECK_PATH), // :path
-    literalField(1, authority), // :authority
     literalField(31, "application/grpc"), // content-type
     literalField("te", "trailers"),
     literalField(58, "swh-probe/1"), // user-agent
     literalField("grpc-accept-encoding", "identity"),
+  ];
+}
+const FIXED_FIELDS = { http: fixedFields("http"), https: fixedFields("https") };
+
+/** The request's header fields: what a gRPC client sends, with the deadline the probe has left. */
+function requestFields(authority: string, tls: boolean, timeoutMs: number): Buffer[] {
+  return [
+    ...FIXED_FIELDS[tls ? "https" : "http"],
+    literalField(1, authority), // :authority
     literalField("grpc-timeout", `${Math.max(1, Math.ceil(timeoutMs))}m`),
-  ]);
+  ];
 }
 
 /**
@@ -138,7 +146,7 @@ export function probeGrpc(
   if (!AUTHORITY.test(authority))
     throw new ProbeConfigError("host", "must be a host name or [IPv6 address], optionally with :port");
   const opening = Http2UnaryCall.opening(
-    requestHeaders(authority, config.tls === true, opts.timeoutMs),
+    requestFields(authority, config.tls === true, opts.timeoutMs),
     encodeHealthCheckRequest(config.service ?? ""),
     MAX_GRPC_HEADER_LIST_BYTES,
   );

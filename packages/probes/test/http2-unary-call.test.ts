@@ -49,7 +49,11 @@ const ANSWERED = ["settings", "response 200", `data ${MESSAGE.toString("hex")}`,
 
 describe("Http2UnaryCall", () => {
   it("opens with the preface, its SETTINGS and the request on stream 1", () => {
-    const opening = Http2UnaryCall.opening(Buffer.from("hdrs"), Buffer.from("body"), 16_384);
+    const opening = Http2UnaryCall.opening(
+      [Buffer.from("hd"), Buffer.from("rs")],
+      Buffer.from("body"),
+      16_384,
+    );
     expect(opening.subarray(0, 24).toString()).toBe("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
     // SETTINGS: ENABLE_PUSH 0, MAX_HEADER_LIST_SIZE 16384.
     expect(opening.subarray(24, 24 + 21).toString("hex")).toBe("00000c040000000000000200000000000600004000");
