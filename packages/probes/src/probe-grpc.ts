@@ -105,25 +105,26 @@ function describeFailure(failure: CallFailure): { message: string; reason: Probe
   }
 }
 
-/** The request's fields that are the same for every call, by scheme. */
-function fixedFields(scheme: "http" | "https"): Buffer[] {
-  return [
-    indexedField(3), // :method POST
-    indexedField(scheme === "https" ? 7 : 6), // :scheme
-    literalField(4, HEALTH_CHECK_PATH), // :path
-    literalField(31, "application/grpc"), // content-type
-    literalField("te", "trailers"),
-    literalField(58, "swh-probe/1"), // user-agent
-    literalField("grpc-accept-encoding", "identity"),
-  ];
-}
-const FIXED_FIELDS = { http: fixedFields("http"), https: fixedFields("https") };
+/** The request's fields that are the same for every call: the pseudo-header fields before `:authority` by scheme, and
+ * the regular ones after it (pseudo-header fields come first, RFC 9113 §8.3). */
+const PSEUDO_FIELDS = {
+  // :method POST, :scheme, :path
+  http: [indexedField(3), indexedField(6), literalField(4, HEALTH_CHECK_PATH)],
+  https: [indexedField(3), indexedField(7), literalField(4, HEALTH_CHECK_PATH)],
+};
+const REGULAR_FIELDS = [
+  literalField(31, "application/grpc"), // content-type
+  literalField("te", "trailers"),
+  literalField(58, "swh-probe/1"), // user-agent
+  literalField("grpc-accept-encoding", "identity"),
+];
 
 /** The request's header fields: what a gRPC client sends, with the deadline the probe has left. */
 function requestFields(authority: string, tls: boolean, timeoutMs: number): Buffer[] {
   return [
-    ...FIXED_FIELDS[tls ? "https" : "http"],
+    ...PSEUDO_FIELDS[tls ? "https" : "http"],
     literalField(1, authority), // :authority
+    ...REGULAR_FIELDS,
     literalField("grpc-timeout", `${Math.max(1, Math.ceil(timeoutMs))}m`),
   ];
 }
