@@ -13,6 +13,8 @@ import { connect } from "node:net";
 import { createInterface } from "node:readline";
 import type * as Probes from "@swh/probes";
 import { decodeHealthCheckResponse, encodeHealthCheckRequest } from "../src/internal/grpc-health-codec.ts";
+import { indexedField, literalField } from "../src/internal/hpack/encode.ts";
+import { encodeFrame, FLAG, FRAME } from "../src/internal/http2-frames.ts";
 import { benchAddress } from "./target-servers.ts";
 
 const [kind = "", targetsArg = "1000", portArg = "", periodArg = "1000", timeoutArg = "1000"] =
@@ -32,36 +34,21 @@ const { ProbeScheduler, probeGrpc, probeHttp, probeTcp }: typeof Probes = await 
 let checks = 0;
 let ok = 0;
 
-/** One HTTP/2 frame: 9-byte header (length, type, flags, stream id) and the payload. */
-function h2Frame(type: number, flags: number, payload: Buffer, streamId: number): Buffer {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(streamId, 5);
-  return Buffer.concat([head, payload]);
-}
-/** An HPACK literal header field without indexing, its name from the static table, no Huffman coding. */
-function literal(nameIndex: number, value: string): Buffer {
-  return Buffer.concat([Buffer.of(nameIndex, value.length), Buffer.from(value, "latin1")]);
-}
 /** The whole client side of a Check call on a fresh connection, for `authority`. */
 function grpcExchange(authority: string): Buffer {
   const headers = Buffer.concat([
-    Buffer.of(0x83, 0x86), // :method POST, :scheme http (static table 3 and 6)
-    literal(4, "/grpc.health.v1.Health/Check"), // :path
-    literal(1, authority), // :authority
-    literal(31, "application/grpc"), // content-type
-    Buffer.of(0x00, 2), // te: trailers, a new name
-    Buffer.from("te"),
-    Buffer.of(8),
-    Buffer.from("trailers"),
+    indexedField(3), // :method POST
+    indexedField(6), // :scheme http
+    literalField(4, "/grpc.health.v1.Health/Check"), // :path
+    literalField(1, authority), // :authority
+    literalField(31, "application/grpc"), // content-type
+    literalField("te", "trailers"),
   ]);
   return Buffer.concat([
     Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"),
-    h2Frame(4, 0, Buffer.alloc(0), 0), // SETTINGS
-    h2Frame(1, 0x4, headers, 1), // HEADERS, END_HEADERS
-    h2Frame(0, 0x1, encodeHealthCheckRequest(""), 1), // DATA, END_STREAM
+    encodeFrame(FRAME.settings, 0, 0), // SETTINGS
+    encodeFrame(FRAME.headers, FLAG.endHeaders, 1, headers),
+    encodeFrame(FRAME.data, FLAG.endStream, 1, encodeHealthCheckRequest("")),
   ]);
 }
 

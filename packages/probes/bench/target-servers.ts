@@ -10,6 +10,8 @@ import { once } from "node:events";
 import { createServer as createHttpServer } from "node:http";
 import { createServer as createTcpServer, type Socket } from "node:net";
 import { encodeHealthCheckResponse } from "../src/internal/grpc-health-codec.ts";
+import { indexedField, literalField } from "../src/internal/hpack/encode.ts";
+import { encodeFrame, FLAG, FRAME } from "../src/internal/http2-frames.ts";
 
 const RESPONSE = Buffer.from("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
 
@@ -23,28 +25,19 @@ function answerRaw(socket: Socket): void {
   });
 }
 
-/** One HTTP/2 frame: 9-byte header (length, type, flags, stream id) and the payload. */
-function h2Frame(type: number, flags: number, payload: Buffer, streamId = 1): Buffer {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(streamId, 5);
-  return Buffer.concat([head, payload]);
-}
 const H2_PREFACE_LENGTH = 24;
-const H2_SETTINGS = h2Frame(4, 0, Buffer.alloc(0), 0);
-const H2_SETTINGS_ACK = h2Frame(4, 1, Buffer.alloc(0), 0);
-/** `:status 200`, `content-type: application/grpc` (HPACK static index 8; literal with name index 31). */
+const H2_SETTINGS = encodeFrame(FRAME.settings, 0, 0);
+const H2_SETTINGS_ACK = encodeFrame(FRAME.settings, FLAG.ack, 0);
+/** `:status 200`, `content-type: application/grpc`, SERVING, then the trailers `grpc-status: 0`. */
 const H2_RESPONSE = Buffer.concat([
-  h2Frame(1, 0x4, Buffer.concat([Buffer.of(0x88, 0x0f, 0x10, 16), Buffer.from("application/grpc")])),
-  h2Frame(0, 0, encodeHealthCheckResponse(1)),
-  // Trailers `grpc-status: 0` (literal without indexing, new name), END_STREAM | END_HEADERS.
-  h2Frame(
+  encodeFrame(
+    FRAME.headers,
+    FLAG.endHeaders,
     1,
-    0x5,
-    Buffer.concat([Buffer.of(0, 11), Buffer.from("grpc-status"), Buffer.of(1), Buffer.from("0")]),
+    Buffer.concat([indexedField(8), literalField(31, "application/grpc")]),
   ),
+  encodeFrame(FRAME.data, 0, 1, encodeHealthCheckResponse(1)),
+  encodeFrame(FRAME.headers, FLAG.endHeaders | FLAG.endStream, 1, literalField("grpc-status", "0")),
 ]);
 
 /**

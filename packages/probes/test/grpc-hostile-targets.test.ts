@@ -15,6 +15,8 @@ import type { AddressInfo, Socket } from "node:net";
 import { waitFor } from "@swh/testenv";
 import { afterEach, describe, expect, it } from "vitest";
 import { probeGrpc } from "../src/index.js";
+import { indexedField, literalField } from "../src/internal/hpack/encode.js";
+import { encodeFrame, FRAME } from "../src/internal/http2-frames.js";
 import { MAX_GRPC_MESSAGE_BYTES } from "../src/probe-grpc.js";
 import { ManualClock } from "./helpers/manual-clock.js";
 import { flood, startTcpServer } from "./helpers/servers.js";
@@ -53,25 +55,7 @@ async function startH2Server(onStream: (stream: ServerHttp2Stream) => void): Pro
   return (server.address() as AddressInfo).port;
 }
 
-/** One HTTP/2 frame: 9-byte header (length, type, flags, stream id) and the payload. */
-function frame(type: number, flags: number, streamId: number, payload: Buffer = Buffer.alloc(0)): Buffer {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(streamId, 5);
-  return Buffer.concat([head, payload]);
-}
-const SETTINGS = frame(0x4, 0, 0);
-/** An HPACK "literal header field without indexing, new name" (names and values under 127 bytes). */
-function literal(name: string, value: string): Buffer {
-  return Buffer.concat([
-    Buffer.of(0, name.length),
-    Buffer.from(name),
-    Buffer.of(value.length),
-    Buffer.from(value),
-  ]);
-}
+const SETTINGS = encodeFrame(FRAME.settings, 0, 0);
 
 /** A raw TCP server that records what it receives and otherwise does what `then` scripts. */
 async function recordingServer(then: (socket: Socket) => void = () => {}) {
@@ -125,16 +109,18 @@ describe("hostile HTTP/2 targets of a gRPC probe", () => {
   });
 
   it("endless headers (CONTINUATION frames forever) → ProtocolError at the header bound", async () => {
-    const continuation = frame(
-      0x9,
+    const continuation = encodeFrame(
+      FRAME.continuation,
       0,
       1,
-      Buffer.concat(Array.from({ length: 100 }, () => literal("x-a", "a".repeat(100)))),
+      Buffer.concat(Array.from({ length: 100 }, () => literalField("x-a", "a".repeat(100)))),
     );
     const server = await recordingServer((socket) => {
       socket.once("data", () => {
         socket.write(SETTINGS);
-        socket.write(frame(0x1, 0, 1, Buffer.concat([Buffer.of(0x88), literal("x-a", "a")])));
+        socket.write(
+          encodeFrame(FRAME.headers, 0, 1, Buffer.concat([indexedField(8), literalField("x-a", "a")])),
+        );
         flood(socket, continuation);
       });
     });
