@@ -89,6 +89,13 @@ describe("Http2UnaryCall", () => {
     }
   });
 
+  it("reads the same answer a byte at a time", () => {
+    const { call, seen, sent } = startCall();
+    for (const byte of ANSWER) call.receive(Buffer.of(byte));
+    expect(seen).toEqual(ANSWERED);
+    expect(Buffer.concat(sent).equals(encodeFrame(FRAME.settings, FLAG.ack, 0))).toBe(true);
+  });
+
   it("reads padded frames, a HEADERS priority and a header block in CONTINUATION frames", () => {
     const { call, seen } = startCall();
     const padded = (payload: Buffer, pad: number) =>

@@ -47,15 +47,25 @@ export function http2ErrorName(code: number): string {
   return ERROR_NAMES[code] ?? `code ${code}`;
 }
 
+/** Writes a frame header into `out` at `at`; returns where the frame's payload starts. */
+export function writeFrameHeader(
+  out: Buffer,
+  at: number,
+  frame: { length: number; type: number; flags: number; streamId: number },
+): number {
+  out.writeUIntBE(frame.length, at, 3);
+  out[at + 3] = frame.type;
+  out[at + 4] = frame.flags;
+  out.writeUInt32BE(frame.streamId, at + 5);
+  return at + FRAME_HEADER_BYTES;
+}
+
 /** One frame: its header and `payload`. */
 export function encodeFrame(type: number, flags: number, streamId: number, payload?: Buffer): Buffer {
   const length = payload?.length ?? 0;
   const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + length);
-  frame.writeUIntBE(length, 0, 3);
-  frame[3] = type;
-  frame[4] = flags;
-  frame.writeUInt32BE(streamId, 5);
-  payload?.copy(frame, FRAME_HEADER_BYTES);
+  const at = writeFrameHeader(frame, 0, { length, type, flags, streamId });
+  payload?.copy(frame, at);
   return frame;
 }
 

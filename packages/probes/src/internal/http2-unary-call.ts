@@ -22,6 +22,7 @@ import {
   MAX_FRAME_BYTES,
   SETTING,
   settingsFrame,
+  writeFrameHeader,
 } from "./http2-frames.js";
 
 export type { HeaderFields } from "./hpack/decoder.js";
@@ -49,15 +50,6 @@ export interface CallHandlers {
 /** The preface and SETTINGS by header list bound (one in practice). */
 const PRELUDES = new Map<number, Buffer>();
 
-/** Writes the header of a frame of ours on stream 1 at `at`; returns where its payload starts. */
-function writeFrameHeader(out: Buffer, at: number, length: number, type: number, flags: number): number {
-  out.writeUIntBE(length, at, 3);
-  out[at + 3] = type;
-  out[at + 4] = flags;
-  out.writeUInt32BE(STREAM, at + 5);
-  return at + FRAME_HEADER_BYTES;
-}
-
 /** Frames accepted before the call must have ended; a real answer takes about seven. */
 const MAX_FRAMES = 128;
 const STREAM = 1;
@@ -68,7 +60,11 @@ export class Http2UnaryCall {
   readonly #limits: HeaderListLimits;
   readonly #maxBlockBytes: number;
   readonly #hpack = new HpackDecoder();
-  #pending: Buffer | undefined;
+  /** Bytes received and not read yet (not joined until a whole frame, or its header, is there), and how many. */
+  #chunks: Buffer[] = [];
+  #buffered = 0;
+  /** How many buffered bytes the next frame needs before it can be read. */
+  #needed = FRAME_HEADER_BYTES;
   #frames = 0;
   #sawSettings = false;
   #responded = false;
@@ -106,9 +102,15 @@ export class Http2UnaryCall {
     const total = prelude.length + 2 * FRAME_HEADER_BYTES + blockBytes + body.length;
     const out = Buffer.allocUnsafe(total);
     let at = prelude.copy(out, 0);
-    at = writeFrameHeader(out, at, blockBytes, FRAME.headers, FLAG.endHeaders);
+    const headers = { length: blockBytes, type: FRAME.headers, flags: FLAG.endHeaders, streamId: STREAM };
+    at = writeFrameHeader(out, at, headers);
     for (const field of headerFields) at += field.copy(out, at);
-    at = writeFrameHeader(out, at, body.length, FRAME.data, FLAG.endStream);
+    at = writeFrameHeader(out, at, {
+      length: body.length,
+      type: FRAME.data,
+      flags: FLAG.endStream,
+      streamId: STREAM,
+    });
     body.copy(out, at);
     return out;
   }
@@ -116,13 +118,24 @@ export class Http2UnaryCall {
   /** Stops reading: nothing more is handed to the caller (the call was judged or the connection ended). */
   end(): void {
     this.#ended = true;
-    this.#pending = undefined;
+    this.#chunks = [];
+    this.#buffered = 0;
   }
 
-  /** Reads the server's bytes `chunk`; answers SETTINGS and PING in one write once the chunk is read. */
+  /**
+   * Reads the server's bytes `chunk`; answers SETTINGS and PING in one write once the chunk is read. Bytes are
+   * joined only once a frame (or its header) is complete, so a server trickling a frame byte by byte costs one
+   * copy of it, not one per byte.
+   */
   receive(chunk: Buffer): void {
-    let bytes = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
-    this.#pending = undefined;
+    if (this.#ended) return;
+    this.#chunks.push(chunk);
+    this.#buffered += chunk.length;
+    if (this.#buffered < this.#needed) return;
+    let bytes = this.#chunks.length === 1 ? chunk : Buffer.concat(this.#chunks, this.#buffered);
+    this.#chunks = [];
+    this.#buffered = 0;
+    this.#needed = FRAME_HEADER_BYTES;
     const replies: Buffer[] = [];
     while (!this.#ended && bytes.length >= FRAME_HEADER_BYTES) {
       const length = bytes.readUIntBE(0, 3);
@@ -132,7 +145,10 @@ export class Http2UnaryCall {
         this.#fail(refused);
         break;
       }
-      if (bytes.length < FRAME_HEADER_BYTES + length) break;
+      if (bytes.length < FRAME_HEADER_BYTES + length) {
+        this.#needed = FRAME_HEADER_BYTES + length;
+        break;
+      }
       const flags = bytes[4] ?? 0;
       const streamId = bytes.readUInt32BE(5) & 0x7fffffff;
       const payload = bytes.subarray(FRAME_HEADER_BYTES, FRAME_HEADER_BYTES + length);
@@ -144,7 +160,10 @@ export class Http2UnaryCall {
       if (failure !== undefined) this.#fail(failure);
     }
     if (this.#ended) return;
-    if (bytes.length > 0) this.#pending = bytes;
+    if (bytes.length > 0) {
+      this.#chunks.push(bytes);
+      this.#buffered = bytes.length;
+    }
     if (replies.length > 0)
       this.#handlers.send(replies.length === 1 ? (replies[0] as Buffer) : Buffer.concat(replies));
   }
