@@ -49,6 +49,7 @@ export {
   type Publication,
   type ServiceControlView,
 } from "./ownership.js";
+export { type SwhReference, swhReference } from "./swh-reference.js";
 // Status helpers: conditions with their transition times, Kubernetes timestamps.
 export {
   type ConditionChange,

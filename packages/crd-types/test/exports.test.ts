@@ -27,6 +27,7 @@ describe("the package's entry points", () => {
     "CONTROLLER_LEADER_LEASE",
     "endpointPublication",
     "ownerReferenceTo",
+    "swhReference",
     "describeValue",
   ])("keep the internal %s out of the root, in ./internal", (name) => {
     expect(Object.keys(root)).not.toContain(name);

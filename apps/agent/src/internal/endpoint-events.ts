@@ -3,11 +3,11 @@
  * @swh/slice-writer words it), through the rate-limited, aggregating EventRecorder (never one per probe), the
  * transitions metric and a log line.
  */
+import { swhReference } from "@swh/crd-types/internal";
 import type { EventRecorder, Logger } from "@swh/kube";
 import type { AgentMetrics } from "@swh/metrics";
 import { type EndpointTransition, transitionEvent } from "@swh/slice-writer";
 import type { SwhRef } from "../reconcile-swh.js";
-import { swhSubject } from "./object-problems.js";
 
 /** Records Events and metrics for `transitions` of `swh` (its endpoints on this node). */
 export function recordEndpointTransitions(
@@ -15,7 +15,7 @@ export function recordEndpointTransitions(
   transitions: readonly EndpointTransition[],
   deps: { events: Pick<EventRecorder, "record">; metrics: AgentMetrics; logger: Logger },
 ): void {
-  const subject = swhSubject(swh);
+  const subject = swhReference(swh);
   for (const t of transitions) {
     const event = transitionEvent(t);
     deps.metrics.endpointTransitions.inc({

@@ -12,15 +12,9 @@
  */
 import type { V1Pod } from "@kubernetes/client-node";
 import { AGGREGATION_ISSUE_KINDS, type AggregationIssue } from "@swh/aggregation";
-import { API_VERSION, EVENT_REASONS, KIND } from "@swh/crd-types";
-import { describeUnprocessableSpec } from "@swh/crd-types/internal";
-import {
-  type EventRecorder,
-  type EventSubject,
-  errorSummary,
-  type Logger,
-  ObjectProblemReporter,
-} from "@swh/kube";
+import { EVENT_REASONS } from "@swh/crd-types";
+import { describeUnprocessableSpec, swhReference } from "@swh/crd-types/internal";
+import { type EventRecorder, errorSummary, type Logger, ObjectProblemReporter } from "@swh/kube";
 import type { UnusableSpec } from "../reconcile-swh.js";
 
 /** Issue kinds meaning "this probe cannot run": reported as `ProbeCannotRun`. */
@@ -52,7 +46,7 @@ export class ObjectProblems {
   unprocessableSwh(ref: ObjectRef, spec: unknown, error: unknown): void {
     const problem = describeUnprocessableSpec(spec, error);
     const message = `${problem}; the agent on node ${this.#nodeName} skips this object until it changes and leaves its slices on the node as they are`;
-    this.#reporter.warn(swhSubject(ref), EVENT_REASONS.invalidSpec, problem, message, error);
+    this.#reporter.warn(swhReference(ref), EVENT_REASONS.invalidSpec, problem, message, error);
   }
 
   /**
@@ -64,7 +58,7 @@ export class ObjectProblems {
   unusablePublishedSpec(ref: ObjectRef, unusable: UnusableSpec): void {
     if (unusable.state === "invalid") {
       const message = `the spec published on Service ${ref.name} is invalid (${unusable.problem}); the agent on node ${this.#nodeName} leaves its slices on the node as they are until the controller rewrites it`;
-      this.#reporter.warn(swhSubject(ref), EVENT_REASONS.invalidSpec, unusable.problem, message);
+      this.#reporter.warn(swhReference(ref), EVENT_REASONS.invalidSpec, unusable.problem, message);
       return;
     }
     if (!this.#reporter.firstTime(`missing\u0000${ref.namespace}/${ref.name}`)) return;
@@ -94,22 +88,11 @@ export class ObjectProblems {
       if (!CANNOT_RUN.has(issue.kind)) continue;
       // One Event per probe field, not per pod: the first pod's message stands for the others.
       this.#reporter.warn(
-        swhSubject(ref),
+        swhReference(ref),
         EVENT_REASONS.probeCannotRun,
         `${issue.kind} ${issue.path}`,
         `${issue.path}: ${issue.message}`,
       );
     }
   }
-}
-
-/** The SWH `ref` as the subject of an Event. */
-export function swhSubject(ref: ObjectRef): EventSubject {
-  return {
-    kind: KIND,
-    apiVersion: API_VERSION,
-    name: ref.name,
-    namespace: ref.namespace,
-    uid: ref.uid ?? "",
-  };
 }

@@ -21,11 +21,11 @@ import {
   isControlledBy,
   isControllerRefTo,
   type PublishedVerdicts,
+  swhReference,
 } from "@swh/crd-types/internal";
 import {
   type DroppedKey,
   describeApiError,
-  type EventSubject,
   httpStatusOf,
   TerminalError,
   type WorkResult,
@@ -207,10 +207,10 @@ async function writeService(
       ? await io.api.createService(plan.service, termWriteSignal(io.signal))
       : await io.api.replaceService(plan.service, termWriteSignal(io.signal));
     log.info(create ? "created Service" : plan.adopt ? "adopted Service" : "updated Service");
-    if (create)
-      io.events.record(subjectOf(swh), "Normal", EVENT_REASONS.serviceCreated, `created Service ${name}`);
+    const subject = swhReference(swh.metadata);
+    if (create) io.events.record(subject, "Normal", EVENT_REASONS.serviceCreated, `created Service ${name}`);
     else if (plan.adopt)
-      io.events.record(subjectOf(swh), "Normal", EVENT_REASONS.serviceAdopted, `adopted Service ${name}`);
+      io.events.record(subject, "Normal", EVENT_REASONS.serviceAdopted, `adopted Service ${name}`);
     return { outcome: { ready: true }, service };
   } catch (err) {
     // Leadership ended: a successor owns the status now; write nothing more.
@@ -267,13 +267,7 @@ async function publishStatus(
   // As the informer holds SWHs: plain JSON (string timestamps) under client-node's object type.
   io.written.recordWrite({ ...swh, metadata, status } as unknown as KubernetesObject);
   for (const event of statusEvents(previous?.conditions, status))
-    io.events.record(subjectOf(swh), event.type, event.reason, event.message);
-}
-
-/** The SWH as the subject of an Event. */
-function subjectOf(swh: Readonly<ServiceWithHealthchecks>): EventSubject {
-  const { name = "", namespace = "", uid = "" } = swh.metadata;
-  return { apiVersion: swh.apiVersion, kind: swh.kind, name, namespace, uid };
+    io.events.record(swhReference(swh.metadata), event.type, event.reason, event.message);
 }
 
 /** A slice counts for `swh` when it is controlled by it (or carries no controller, e.g. written by hand). */
