@@ -22,7 +22,12 @@ import {
 } from "./internal/grpc-health-codec.js";
 import { indexedField, literalField } from "./internal/hpack/encode.js";
 import { http2ErrorName } from "./internal/http2-frames.js";
-import { type CallFailure, type HeaderFields, Http2UnaryCall } from "./internal/http2-unary-call.js";
+import {
+  type CallFailure,
+  HEADER_LIST_LIMITS,
+  type HeaderFields,
+  Http2UnaryCall,
+} from "./internal/http2-unary-call.js";
 import { describeError, reasonForSocketError } from "./internal/socket-errors.js";
 import {
   type ProbeAddress,
@@ -40,10 +45,6 @@ export type GrpcProbeConfig = Omit<GrpcProbeSpec, "targetPort">;
 
 /** Bound on the response message (a HealthCheckResponse is 2 bytes plus 5 of framing). */
 export const MAX_GRPC_MESSAGE_BYTES = 4 * 1024;
-/** Bound on the response's header list (headers or trailers), advertised to the server and enforced. */
-const MAX_GRPC_HEADER_LIST_BYTES = 16 * 1024;
-/** Bound on the fields of one header list. */
-const MAX_GRPC_HEADER_FIELDS = 64;
 
 /** A readable, bounded text from a server-supplied header value (grpc-message, content-type). */
 function headerText(value: string | undefined, max = 120): string {
@@ -95,7 +96,7 @@ function describeFailure(failure: CallFailure): { message: string; reason: Probe
       };
     case "headersTooLarge":
       return {
-        message: `response headers over the probe's bounds (${MAX_GRPC_HEADER_LIST_BYTES} bytes, ${MAX_GRPC_HEADER_FIELDS} fields)`,
+        message: `response headers over the probe's bounds (${HEADER_LIST_LIMITS.maxBytes} bytes, ${HEADER_LIST_LIMITS.maxFields} fields)`,
         reason: "ProtocolError",
       };
     case "endedWithoutTrailers":
@@ -146,57 +147,49 @@ export function probeGrpc(
   const authority = config.host ?? formatAddress(target);
   if (!AUTHORITY.test(authority))
     throw new ProbeConfigError("host", "must be a host name or [IPv6 address], optionally with :port");
-  const opening = Http2UnaryCall.opening(
-    requestFields(authority, config.tls === true, opts.timeoutMs),
-    encodeHealthCheckRequest(config.service ?? ""),
-    MAX_GRPC_HEADER_LIST_BYTES,
-  );
   const tls = config.tls === true;
+  const opening = Http2UnaryCall.opening(
+    requestFields(authority, tls, opts.timeoutMs),
+    encodeHealthCheckRequest(config.service ?? ""),
+  );
   return runAttempt(opts, (attempt) => {
     let inTls = false;
     let socket: Socket | TLSSocket;
     const chunks: Buffer[] = [];
     let bodyBytes = 0;
-    const call = new Http2UnaryCall(
-      {
-        send: (bytes) => socket.write(bytes),
-        settings: () => attempt.phase("waiting for the response"),
-        response: (headers, endStream) => {
-          attempt.reached("firstByte");
-          const status = headers.get(":status");
-          const contentType = headerText(headers.get("content-type"));
-          if (status !== "200" || !/^application\/grpc([+;]|$)/.test(contentType))
-            return attempt.finish(
-              false,
-              `not a gRPC server: HTTP status ${String(status)}, content-type "${contentType}"`,
-              "ProtocolError",
-            );
-          // Trailers-Only: an error status comes in the headers, with no message.
-          if (endStream || headers.has("grpc-status")) finishWith(headers);
-          else attempt.phase("reading the response");
-        },
-        data: (bytes) => {
-          bodyBytes += bytes.length;
-          if (bodyBytes > MAX_GRPC_MESSAGE_BYTES)
-            return attempt.finish(
-              false,
-              `the response message is over ${MAX_GRPC_MESSAGE_BYTES} bytes`,
-              "ProtocolError",
-            );
-          chunks.push(bytes);
-        },
-        trailers: finishWith,
-        failed: (failure) => {
-          const { message, reason } = describeFailure(failure);
-          attempt.finish(false, message, reason);
-        },
+    const call = new Http2UnaryCall({
+      send: (bytes) => socket.write(bytes),
+      settings: () => attempt.phase("waiting for the response"),
+      response: (headers, endStream) => {
+        attempt.reached("firstByte");
+        const status = headers.get(":status");
+        const contentType = headerText(headers.get("content-type"));
+        if (status !== "200" || !/^application\/grpc([+;]|$)/.test(contentType))
+          return attempt.finish(
+            false,
+            `not a gRPC server: HTTP status ${String(status)}, content-type "${contentType}"`,
+            "ProtocolError",
+          );
+        // Trailers-Only: an error status comes in the headers, with no message.
+        if (endStream || headers.has("grpc-status")) finishWith(headers);
+        else attempt.phase("reading the response");
       },
-      {
-        maxFields: MAX_GRPC_HEADER_FIELDS,
-        maxBytes: MAX_GRPC_HEADER_LIST_BYTES,
-        maxHeaderBlockBytes: MAX_GRPC_HEADER_LIST_BYTES,
+      data: (bytes) => {
+        bodyBytes += bytes.length;
+        if (bodyBytes > MAX_GRPC_MESSAGE_BYTES)
+          return attempt.finish(
+            false,
+            `the response message is over ${MAX_GRPC_MESSAGE_BYTES} bytes`,
+            "ProtocolError",
+          );
+        chunks.push(bytes);
       },
-    );
+      trailers: finishWith,
+      failed: (failure) => {
+        const { message, reason } = describeFailure(failure);
+        attempt.finish(false, message, reason);
+      },
+    });
     function finishWith(trailers: HeaderFields): void {
       const raw = headerText(trailers.get("grpc-status"));
       const grpcStatus = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;

@@ -9,7 +9,6 @@ import { indexedField, literalField } from "../src/internal/hpack/encode.js";
 import { encodeFrame, FLAG, FRAME } from "../src/internal/http2-frames.js";
 import { type CallFailure, Http2UnaryCall } from "../src/internal/http2-unary-call.js";
 
-const LIMITS = { maxFields: 64, maxBytes: 16 * 1024, maxHeaderBlockBytes: 16 * 1024 };
 const SETTINGS = encodeFrame(FRAME.settings, 0, 0);
 const RESPONSE_HEADERS = Buffer.concat([indexedField(8), literalField(31, "application/grpc")]);
 const TRAILERS = literalField("grpc-status", "0");
@@ -20,21 +19,17 @@ function startCall() {
   const seen: string[] = [];
   const sent: Buffer[] = [];
   let failure: CallFailure | undefined;
-  const call = new Http2UnaryCall(
-    {
-      send: (bytes) => sent.push(bytes),
-      settings: () => seen.push("settings"),
-      response: (fields, endStream) =>
-        seen.push(`response ${fields.get(":status")}${endStream ? " end" : ""}`),
-      data: (bytes) => seen.push(`data ${bytes.toString("hex")}`),
-      trailers: (fields) => seen.push(`trailers grpc-status=${fields.get("grpc-status")}`),
-      failed: (f) => {
-        failure = f;
-        seen.push(`failed ${f.kind}`);
-      },
+  const call = new Http2UnaryCall({
+    send: (bytes) => sent.push(bytes),
+    settings: () => seen.push("settings"),
+    response: (fields, endStream) => seen.push(`response ${fields.get(":status")}${endStream ? " end" : ""}`),
+    data: (bytes) => seen.push(`data ${bytes.toString("hex")}`),
+    trailers: (fields) => seen.push(`trailers grpc-status=${fields.get("grpc-status")}`),
+    failed: (f) => {
+      failure = f;
+      seen.push(`failed ${f.kind}`);
     },
-    LIMITS,
-  );
+  });
   return { call, seen, sent, failure: () => failure };
 }
 
@@ -49,11 +44,7 @@ const ANSWERED = ["settings", "response 200", `data ${MESSAGE.toString("hex")}`,
 
 describe("Http2UnaryCall", () => {
   it("opens with the preface, its SETTINGS and the request on stream 1", () => {
-    const opening = Http2UnaryCall.opening(
-      [Buffer.from("hd"), Buffer.from("rs")],
-      Buffer.from("body"),
-      16_384,
-    );
+    const opening = Http2UnaryCall.opening([Buffer.from("hd"), Buffer.from("rs")], Buffer.from("body"));
     expect(opening.subarray(0, 24).toString()).toBe("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
     // SETTINGS: ENABLE_PUSH 0, MAX_HEADER_LIST_SIZE 16384.
     expect(opening.subarray(24, 24 + 21).toString("hex")).toBe("00000c040000000000000200000000000600004000");

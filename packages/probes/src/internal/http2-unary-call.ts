@@ -6,8 +6,8 @@
  * hostile frame sequence is a unit test.
  *
  * Bounds, all on untrusted input: a frame over 16,384 bytes (SETTINGS_MAX_FRAME_SIZE, never raised), a header
- * block over `maxHeaderBlockBytes` compressed or its list over the limits decoded, more than `MAX_FRAMES` frames
- * before the call ends (pings, settings or empty frames in a loop), push (disabled), a stream other than 1.
+ * block over `HEADER_LIST_LIMITS` (compressed, or its list decoded), more than `MAX_FRAMES` frames before the
+ * call ends (pings, settings or empty frames in a loop), push (disabled), a stream other than 1.
  * Each ends the call with its failure; the caller closes the connection then.
  */
 
@@ -47,8 +47,20 @@ export interface CallHandlers {
   failed(failure: CallFailure): void;
 }
 
-/** The preface and SETTINGS by header list bound (one in practice). */
-const PRELUDES = new Map<number, Buffer>();
+/**
+ * Bounds on each header list the server sends (headers, trailers), advertised in SETTINGS_MAX_HEADER_LIST_SIZE and
+ * enforced decoded; `maxBytes` bounds the compressed block as well.
+ */
+export const HEADER_LIST_LIMITS: HeaderListLimits = { maxFields: 64, maxBytes: 16 * 1024 };
+
+/** The preface and our SETTINGS: no push, our header list bound. */
+const PRELUDE = Buffer.concat([
+  CLIENT_PREFACE,
+  settingsFrame([
+    [SETTING.enablePush, 0],
+    [SETTING.maxHeaderListSize, HEADER_LIST_LIMITS.maxBytes],
+  ]),
+]);
 
 /** Frames accepted before the call must have ended; a real answer takes about seven. */
 const MAX_FRAMES = 128;
@@ -57,8 +69,6 @@ const STREAM = 1;
 /** The call's state machine (see the file comment). */
 export class Http2UnaryCall {
   readonly #handlers: CallHandlers;
-  readonly #limits: HeaderListLimits;
-  readonly #maxBlockBytes: number;
   readonly #hpack = new HpackDecoder();
   /** Bytes received and not read yet (not joined until a whole frame, or its header, is there), and how many. */
   #chunks: Buffer[] = [];
@@ -74,34 +84,20 @@ export class Http2UnaryCall {
   #blockEndsStream = false;
   #ended = false;
 
-  constructor(handlers: CallHandlers, limits: HeaderListLimits & { maxHeaderBlockBytes: number }) {
+  constructor(handlers: CallHandlers) {
     this.#handlers = handlers;
-    this.#limits = limits;
-    this.#maxBlockBytes = limits.maxHeaderBlockBytes;
   }
 
   /**
-   * The connection's first bytes: preface, SETTINGS (no push, our header list bound), the request: a HEADERS frame
-   * of `headerFields` (encoded fields, in order) and a DATA frame of `body`. Built in one allocation: it is made
-   * for every check.
+   * The connection's first bytes: `PRELUDE`, then the request: a HEADERS frame of `headerFields` (encoded fields,
+   * in order) and a DATA frame of `body`. Built in one allocation: it is made for every check.
    */
-  static opening(headerFields: readonly Buffer[], body: Buffer, maxHeaderListBytes: number): Buffer {
-    let prelude = PRELUDES.get(maxHeaderListBytes);
-    if (prelude === undefined) {
-      prelude = Buffer.concat([
-        CLIENT_PREFACE,
-        settingsFrame([
-          [SETTING.enablePush, 0],
-          [SETTING.maxHeaderListSize, maxHeaderListBytes],
-        ]),
-      ]);
-      PRELUDES.set(maxHeaderListBytes, prelude);
-    }
+  static opening(headerFields: readonly Buffer[], body: Buffer): Buffer {
     let blockBytes = 0;
     for (const field of headerFields) blockBytes += field.length;
-    const total = prelude.length + 2 * FRAME_HEADER_BYTES + blockBytes + body.length;
+    const total = PRELUDE.length + 2 * FRAME_HEADER_BYTES + blockBytes + body.length;
     const out = Buffer.allocUnsafe(total);
-    let at = prelude.copy(out, 0);
+    let at = PRELUDE.copy(out, 0);
     const headers = { length: blockBytes, type: FRAME.headers, flags: FLAG.endHeaders, streamId: STREAM };
     at = writeFrameHeader(out, at, headers);
     for (const field of headerFields) at += field.copy(out, at);
@@ -259,7 +255,7 @@ export class Http2UnaryCall {
   #fragment(fragment: Buffer, flags: number): CallFailure | undefined {
     const block = this.#block ?? [];
     this.#blockBytes += fragment.length;
-    if (this.#blockBytes > this.#maxBlockBytes) return { kind: "headersTooLarge" };
+    if (this.#blockBytes > HEADER_LIST_LIMITS.maxBytes) return { kind: "headersTooLarge" };
     block.push(fragment);
     if ((flags & FLAG.endHeaders) === 0) return;
     this.#block = undefined;
@@ -267,7 +263,7 @@ export class Http2UnaryCall {
     try {
       fields = this.#hpack.decode(
         block.length === 1 ? (block[0] as Buffer) : Buffer.concat(block),
-        this.#limits,
+        HEADER_LIST_LIMITS,
       );
     } catch (err) {
       if (err instanceof HeaderListTooLargeError) return { kind: "headersTooLarge" };
