@@ -53,7 +53,7 @@ export function huffmanCodes(): { code: number; length: number }[] {
 const TREE = buildTree();
 
 function buildTree(): Int32Array {
-  const tree = new Int32Array(2 * CODE_LENGTHS.length).fill(0);
+  const tree = new Int32Array(2 * CODE_LENGTHS.length);
   let nodes = 1;
   for (const [symbol, { code, length }] of huffmanCodes().entries()) {
     let node = 0;
