@@ -1,5 +1,5 @@
 /** The agent's executable entry: flags and environment → `runAgent`, SIGTERM → a clean stop. */
-import { createLogger, exitUnlessConfig, onShutdown, PooledKubeConfig } from "@swh/kube";
+import { createLogger, exitUnlessConfig, loadKubeConfig, onShutdown } from "@swh/kube";
 import { parseAgentConfig, USAGE } from "./config.js";
 import { type RunningAgent, runAgent } from "./run-agent.js";
 import { APP_VERSION } from "./version.js";
@@ -10,10 +10,7 @@ const config = exitUnlessConfig(parseAgentConfig(process.argv.slice(2), process.
   usage: USAGE,
 });
 const logger = createLogger({ level: config.logLevel, base: { component: "swh-agent" } });
-// One connection pool for every API request (see pooled-kube-config.ts).
-const kubeConfig = new PooledKubeConfig();
-if (config.kubeconfig) kubeConfig.loadFromFile(config.kubeconfig);
-else kubeConfig.loadFromDefault();
+const kubeConfig = loadKubeConfig(config.kubeconfig);
 
 logger.info("starting", {
   version: APP_VERSION,

@@ -55,9 +55,8 @@ export function parseConfig(
 
   const namespace = values.get("namespace") ?? env.POD_NAMESPACE ?? "";
   if (namespace === "") return { ok: false, error: "--namespace is required (or set POD_NAMESPACE)" };
-  const leaderElect = parseBool(values.get("leader-elect") ?? "true");
-  if (leaderElect === undefined)
-    return { ok: false, error: `--leader-elect: "${values.get("leader-elect")}" is not true or false` };
+  // A boolean flag: the parser has refused anything but true and false.
+  const leaderElect = values.get("leader-elect") !== "false";
   const ops = parseOpsFlags(values, env, OPS);
   if (!ops.ok) return ops;
   const grace = parseDurationFlag("--node-not-ready-grace", values.get("node-not-ready-grace") ?? "5m");
@@ -71,10 +70,4 @@ export function parseConfig(
     identity: env.POD_NAME || `swh-controller-${process.pid}`,
   };
   return { ok: true, config };
-}
-
-function parseBool(value: string): boolean | undefined {
-  if (value === "true") return true;
-  if (value === "false") return false;
-  return undefined;
 }

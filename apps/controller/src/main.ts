@@ -3,7 +3,6 @@
  * the ops server, the controller and leader election, and shuts down gracefully on SIGTERM (workers stop, the
  * leader Lease is released so a successor takes over at once).
  */
-import type { KubeConfig } from "@kubernetes/client-node";
 import { CONTROLLER_LEADER_LEASE } from "@swh/crd-types/internal";
 import {
   createKubeMetrics,
@@ -12,25 +11,17 @@ import {
   EventRecorder,
   exitUnlessConfig,
   type LeaderElector,
+  loadKubeConfig,
   onShutdown,
-  PooledKubeConfig,
   runLeaderElection,
   startOpsServers,
 } from "@swh/kube";
-import { type ControllerConfig, parseConfig, USAGE } from "./config.js";
+import { parseConfig, USAGE } from "./config.js";
 import { runController } from "./run-controller.js";
 import { APP_VERSION } from "./version.js";
 
 /** Name of this component in Events (`reportingController`). */
 export const COMPONENT = "network.deckhouse.io/swh-controller";
-
-function loadKubeConfig(config: ControllerConfig): KubeConfig {
-  const kc = new PooledKubeConfig();
-  if (config.kubeconfig !== undefined) kc.loadFromFile(config.kubeconfig);
-  else if (process.env.KUBERNETES_SERVICE_HOST) kc.loadFromCluster();
-  else kc.loadFromDefault();
-  return kc;
-}
 
 async function main(): Promise<void> {
   const config = exitUnlessConfig(parseConfig(process.argv.slice(2), process.env), {
@@ -39,7 +30,7 @@ async function main(): Promise<void> {
     usage: USAGE,
   });
   const logger = createLogger({ level: config.logLevel, base: { component: "swh-controller" } });
-  const kubeConfig = loadKubeConfig(config);
+  const kubeConfig = loadKubeConfig(config.kubeconfig);
   const registry = createMetricsRegistry();
   const kubeMetrics = createKubeMetrics(registry);
   const stop = new AbortController();

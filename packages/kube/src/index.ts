@@ -32,6 +32,7 @@ export {
 } from "./json-client.js";
 export { type LeaderElectionOptions, runLeaderElection } from "./leader-election.js";
 export { type LeaderElector, runLeaderTerms } from "./leader-terms.js";
+export { loadKubeConfig } from "./load-kube-config.js";
 export {
   createLogger,
   LOG_LEVELS,

@@ -1,9 +1,10 @@
 /**
  * The probe benchmark beside its peers (issue 31): the same targets, on the same schedule, in one run, checked by
  * HAProxy (`option httpchk` / plain `check`), blackbox_exporter (driven at the same rate by bench/blackbox-driver.ts),
- * `@swh/probes` (bench/swh-checker.ts) and, for TCP, Node's floor (a bare connect/close loop). One checker runs at a
- * time, each in its own process, and its CPU is read from /proc/<pid>/stat (utime + stime, all threads) over the
- * measured window, its RSS from /proc/<pid>/status; the blackbox driver's CPU is measured and printed apart from the
+ * `@swh/probes` (bench/swh-checker.ts) and Node's floors (bare loops of connect and reset, for HTTP and gRPC with a
+ * prepared request between them: bench/swh-checker.ts). One checker runs at a time, each in its own process, and
+ * its CPU is read from /proc/<pid>/stat (utime + stime, all threads) over the measured window, its RSS from
+ * /proc/<pid>/status; the blackbox driver's CPU is measured and printed apart from the
  * exporter's and is not in the exporter's figure. Checks are counted by the server for HTTP and TCP (nginx's
  * `stub_status`: requests, accepted connections) and by the checker for gRPC, so a checker is charged for checks it
  * completed, not for checks it meant to do. Run inside the network namespace, after
@@ -86,7 +87,7 @@ const APPLIES: Record<Checker, readonly Kind[]> = {
   haproxy: ["http", "tcp"],
   blackbox: ["http", "tcp", "grpc"],
   swh: ["http", "tcp", "grpc"],
-  floor: ["tcp", "grpc"],
+  floor: ["http", "tcp", "grpc"],
   "swh-base": ["http", "tcp", "grpc"],
 };
 const COMMANDS: Partial<Record<Checker, string>> = {

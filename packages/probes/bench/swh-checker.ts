@@ -1,13 +1,16 @@
 /**
  * One checker of the peer benchmark (bench/peers.ts) in its own process, so /proc gives its CPU and RSS alone:
  * `@swh/probes` under its `ProbeScheduler` for one kind of target, or a floor: for TCP (`tcp-floor`) a bare
- * `net.connect` and reset per target and period, woken every 10 ms, with no deadline, result or scheduler; for gRPC
+ * `net.connect` and reset per target and period, woken every 10 ms, with no deadline, result or scheduler; for HTTP
+ * (`http-floor`) the same loop writing one prepared request (the bytes `probeHttp` sends) and resetting once the
+ * answer's head has arrived, judging only its status line: no parser, no bounds, no message; for gRPC
  * (`grpc-floor`) the same loop writing one prepared HTTP/2 exchange (preface, SETTINGS, the Check call's HEADERS
  * and DATA) and resetting at the first DATA frame of the answer: what a hand-written HTTP/2 client could cost at
  * best, since it decodes no header (no HPACK) and judges nothing but the message bytes.
  * Each line read on stdin is answered with one JSON line of the checks completed so far: `{"checks":n,"ok":n}`.
  *
- * Argv: <http|tcp|grpc|tcp-floor|grpc-floor> <targets> <port> <periodMs> <timeoutMs>; addresses from `benchAddress`.
+ * Argv: <http|tcp|grpc|tcp-floor|http-floor|grpc-floor> <targets> <port> <periodMs> <timeoutMs>; addresses from
+ * `benchAddress`.
  */
 import { connect } from "node:net";
 import { createInterface } from "node:readline";
@@ -23,7 +26,7 @@ const count = Number(targetsArg);
 const port = Number(portArg);
 const periodMs = Number(periodArg);
 const timeoutMs = Number(timeoutArg);
-const addressKind = kind.startsWith("grpc") ? "grpc" : kind === "http" ? "http" : "tcp";
+const addressKind = kind.startsWith("grpc") ? "grpc" : kind.startsWith("http") ? "http" : "tcp";
 const hosts = Array.from({ length: count }, (_, i) => benchAddress(addressKind, i));
 
 // Another build of this package to compare against in the same run (peers.ts --baseline), else this one.
@@ -52,6 +55,20 @@ function grpcExchange(authority: string): Buffer {
   ]);
 }
 
+/** The request `probeHttp` writes for `GET /healthz` on `host` (src/probe-http.ts). */
+function httpRequest(host: string): Buffer {
+  return Buffer.from(
+    `GET /healthz HTTP/1.1\r\nHost: ${host}:${port}\r\nUser-Agent: swh-probe/1\r\nAccept: */*\r\nConnection: close\r\n\r\n`,
+    "latin1",
+  );
+}
+
+/** The HTTP floor's read side: undefined until the head is complete, then whether the status is 200. */
+function readHttpAnswer(buffered: Buffer): boolean | undefined {
+  if (buffered.indexOf("\r\n\r\n") < 0) return undefined;
+  return buffered.toString("latin1", 9, 12) === "200";
+}
+
 /** The gRPC floor's read side: the first DATA frame on stream 1 holds the answer; true when it says SERVING. */
 function readGrpcAnswer(buffered: Buffer): boolean | undefined {
   for (let at = 0; at + 9 <= buffered.length; ) {
@@ -68,7 +85,13 @@ function readGrpcAnswer(buffered: Buffer): boolean | undefined {
 
 /** A floor: what Node's socket layer costs for a connect, the exchange, and a reset, with one timer for all. */
 function runFloor(): void {
-  const exchanges = kind === "grpc-floor" ? hosts.map((h) => grpcExchange(`${h}:${port}`)) : undefined;
+  const exchanges =
+    kind === "grpc-floor"
+      ? hosts.map((h) => grpcExchange(`${h}:${port}`))
+      : kind === "http-floor"
+        ? hosts.map(httpRequest)
+        : undefined;
+  const readAnswer = kind === "grpc-floor" ? readGrpcAnswer : readHttpAnswer;
   const tickMs = 10;
   const perMs = count / periodMs;
   let next = 0;
@@ -93,7 +116,7 @@ function runFloor(): void {
         let buffered: Buffer = Buffer.alloc(0);
         socket.on("data", (chunk: Buffer) => {
           buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-          const serving = readGrpcAnswer(buffered);
+          const serving = readAnswer(buffered);
           if (serving === undefined) return;
           checks++;
           if (serving) ok++;
@@ -136,9 +159,13 @@ function runProbes(): void {
     });
 }
 
-if (!["http", "tcp", "grpc", "tcp-floor", "grpc-floor"].includes(kind) || !(count > 0) || !(port > 0))
+if (
+  !["http", "tcp", "grpc", "tcp-floor", "http-floor", "grpc-floor"].includes(kind) ||
+  !(count > 0) ||
+  !(port > 0)
+)
   throw new Error(
-    `usage: swh-checker.ts <http|tcp|grpc|tcp-floor|grpc-floor> <targets> <port> [periodMs] [timeoutMs]`,
+    `usage: swh-checker.ts <http|tcp|grpc|tcp-floor|http-floor|grpc-floor> <targets> <port> [periodMs] [timeoutMs]`,
   );
 if (kind.endsWith("-floor")) runFloor();
 else runProbes();
