@@ -23,8 +23,11 @@ import { sleepUnlessAborted } from "./clock.js";
 import { httpStatusOf } from "./internal/api-errors.js";
 import { decodeWatchObject } from "./internal/decode-object.js";
 import { deepFreeze } from "./internal/deep-freeze.js";
+import { type ListPage, listByPath } from "./internal/list-by-path.js";
 import type { Logger } from "./logger.js";
 import type { KubeMetrics } from "./metrics.js";
+
+export type { ListPage };
 
 /** Informer notifications. `update` carries the previous object; a periodic resync delivers `update(obj, obj)`. */
 export type InformerEvent = "add" | "update" | "delete";
@@ -51,10 +54,11 @@ export interface InformerOptions<T extends KubernetesObject> {
   /** Watch path, e.g. `/api/v1/pods` or `/apis/discovery.k8s.io/v1/namespaces/ns/endpointslices`. */
   path: string;
   /**
-   * Lists the same collection with the same selectors as `path` + `labelSelector` + `fieldSelector`, passing
+   * Lists the collection; default a GET of `path` with `labelSelector` and `fieldSelector` (`listByPath`: one
+   * source of truth for what is cached). Given, it must list the same collection with the same selectors, passing
    * `page` on to the API (client-node's list calls take these names as they are).
    */
-  list: (page: ListPage) => Promise<KubernetesListObject<T>>;
+  list?: (page: ListPage) => Promise<KubernetesListObject<T>>;
   labelSelector?: string;
   fieldSelector?: string;
   logger: Logger;
@@ -66,14 +70,6 @@ export interface InformerOptions<T extends KubernetesObject> {
   /** Restart backoff; default 500 ms doubling to 30 s, with 20 % jitter. */
   backoff?: BackoffPolicy;
   signal: AbortSignal;
-}
-
-/** Which page of a list to fetch: client-node's list parameters of the same names. */
-export interface ListPage {
-  resourceVersion?: string;
-  resourceVersionMatch?: string;
-  limit: number;
-  _continue?: string;
 }
 
 /** Objects per list page, as client-go's reflector. */
@@ -116,6 +112,7 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
   const watchTimeoutSeconds =
     opts.watchTimeoutSeconds ?? (() => MIN_WATCH_TIMEOUT_S + Math.floor(Math.random() * MIN_WATCH_TIMEOUT_S));
   const backoff = opts.backoff ?? DEFAULT_BACKOFF;
+  const list = opts.list ?? listByPath<T>(opts, signal);
   const watch = new Watch(opts.kubeConfig);
   // client-node aborts a watch after 30 s without a byte, so a quiet watch was re-opened every 30 s (measured:
   // 4 of an agent's 5 watches within a 35 s window). The API server sends a bookmark about once a minute, so a
@@ -170,10 +167,10 @@ export function startInformer<T extends KubernetesObject>(opts: InformerOptions<
       ...(resourceVersion !== undefined ? { resourceVersion, resourceVersionMatch: "NotOlderThan" } : {}),
     };
     for (;;) {
-      const list = await opts.list(page);
-      items.push(...list.items);
-      const next = list.metadata?._continue;
-      if (!next || signal.aborted) return { items, rv: list.metadata?.resourceVersion ?? "" };
+      const listed = await list(page);
+      items.push(...listed.items);
+      const next = listed.metadata?._continue;
+      if (!next || signal.aborted) return { items, rv: listed.metadata?.resourceVersion ?? "" };
       page = { limit: LIST_PAGE_SIZE, _continue: next };
     }
   };

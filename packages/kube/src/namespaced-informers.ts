@@ -10,6 +10,7 @@
 import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-node";
 import { type Informer, type InformerOptions, type ListPage, startInformer } from "./informer.js";
 import { describeApiError, httpStatusOf } from "./internal/api-errors.js";
+import { listByPath } from "./internal/list-by-path.js";
 
 /** What the caches say about `namespace/name`. */
 export type NamespacedLookup<T> =
@@ -39,8 +40,8 @@ export interface NamespacedInformerOptions<T extends KubernetesObject>
   /** The resource's plural, e.g. "secrets": watched at `<apiPath>/namespaces/<namespace>/<resource>`, and naming
    * each informer in logs and metrics as `<resource>/<namespace>`. */
   resource: string;
-  /** Lists one namespace with the same selectors as the watch, passing `page` on (see `InformerOptions.list`). */
-  list(namespace: string, page: ListPage): Promise<KubernetesListObject<T>>;
+  /** Lists one namespace; default a GET of the watch's path with its selectors (see `InformerOptions.list`). */
+  list?(namespace: string, page: ListPage): Promise<KubernetesListObject<T>>;
 }
 
 /** One namespace: its informer, the API server's refusal (set while its lists get 403), its settling. */
@@ -62,13 +63,17 @@ export function startNamespacedInformers<T extends KubernetesObject>(
       markRefused = resolve;
     });
     const refusal: NamespaceCache<T>["refusal"] = {};
+    const path = `${apiPath}/namespaces/${namespace}/${resource}`;
+    const listOne = list
+      ? (page: ListPage) => list(namespace, page)
+      : listByPath<T>({ ...common, path }, common.signal);
     const informer = startInformer<T>({
       ...common,
       name: `${resource}/${namespace}`,
-      path: `${apiPath}/namespaces/${namespace}/${resource}`,
+      path,
       list: async (page) => {
         try {
-          const listed = await list(namespace, page);
+          const listed = await listOne(page);
           delete refusal.message;
           return listed;
         } catch (err) {

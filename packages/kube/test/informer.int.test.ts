@@ -32,7 +32,12 @@ type Seen = { event: string; name: string; data?: string | undefined; oldData?: 
 
 function configMapInformer(
   namespace: string,
-  opts: { labelSelector?: string; via?: CountingProxy; watchTimeoutSeconds?: number } = {},
+  opts: {
+    labelSelector?: string;
+    fieldSelector?: string;
+    via?: CountingProxy;
+    watchTimeoutSeconds?: number;
+  } = {},
 ) {
   const stop = new AbortController();
   stops.push(stop);
@@ -40,18 +45,13 @@ function configMapInformer(
   const metrics = createKubeMetrics(registry);
   const logger = memoryLogger();
   const kubeConfig = opts.via ? kubeConfigForToken(opts.via, cluster.info.adminToken) : cluster.kubeConfig;
-  const client = kubeConfig.makeApiClient(CoreV1Api);
+  // Lists by its watch path (the default list, as the apps run it).
   const informer: Informer<V1ConfigMap> = startInformer<V1ConfigMap>({
     kubeConfig,
     name: "configmaps",
     path: `/api/v1/namespaces/${namespace}/configmaps`,
-    list: (page) =>
-      client.listNamespacedConfigMap({
-        namespace,
-        ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
-        ...page,
-      }),
     ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+    ...(opts.fieldSelector ? { fieldSelector: opts.fieldSelector } : {}),
     ...(opts.watchTimeoutSeconds ? { watchTimeoutSeconds: () => opts.watchTimeoutSeconds ?? 0 } : {}),
     logger,
     metrics,
@@ -158,6 +158,38 @@ describe("startInformer against a real API server", () => {
     ]);
     expect(informer.get("a", namespace)).toBeUndefined();
     expect(informer.list().map((o) => o.metadata?.name)).toEqual(["before"]);
+  });
+
+  it("caches listed and watched objects in one shape: the typed models, timestamps as Dates", async () => {
+    const namespace = await cluster.createNamespace("inf");
+    await core.createNamespacedConfigMap({ namespace, body: cm("listed", "1") });
+    const { informer } = configMapInformer(namespace);
+    await informer.synced();
+    await core.createNamespacedConfigMap({ namespace, body: cm("watched", "1") });
+    await waitFor("watched seen", () => informer.get("watched", namespace));
+    for (const name of ["listed", "watched"])
+      expect(informer.get(name, namespace)?.metadata?.creationTimestamp, name).toBeInstanceOf(Date);
+  });
+
+  it("applies the field selector to the list and the watch", async () => {
+    const namespace = await cluster.createNamespace("inf");
+    await core.createNamespacedConfigMap({ namespace, body: cm("one", "1") });
+    await core.createNamespacedConfigMap({ namespace, body: cm("two", "1") });
+    const { informer, seen } = configMapInformer(namespace, { fieldSelector: "metadata.name=two" });
+    await informer.synced();
+    await core.patchNamespacedConfigMap({
+      namespace,
+      name: "one",
+      body: [{ op: "replace", path: "/data/v", value: "2" }],
+    });
+    await core.patchNamespacedConfigMap({
+      namespace,
+      name: "two",
+      body: [{ op: "replace", path: "/data/v", value: "2" }],
+    });
+    await waitFor("two updated", () => informer.get("two", namespace)?.data?.v === "2");
+    expect(informer.list().map((o) => o.metadata?.name)).toEqual(["two"]);
+    expect(seen.map((s) => s.name)).toEqual(["two", "two"]);
   });
 
   it("hands out frozen objects: a handler cannot change the cache", async () => {

@@ -9,7 +9,7 @@
  * or readiness for everybody else; its probes fail with `CredentialsNotPermitted` until a list succeeds. Any other
  * list error keeps the namespace unsettled, exactly like the other informers (fail static: the agent waits).
  */
-import { CoreV1Api, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
+import type { KubeConfig, V1Secret } from "@kubernetes/client-node";
 import { POSTGRES_CREDENTIALS_SECRET_TYPE } from "@swh/crd-types";
 import { type KubeMetrics, type Logger, startNamespacedInformers } from "@swh/kube";
 
@@ -40,14 +40,11 @@ export function startCredentialsSecrets(opts: {
   signal: AbortSignal;
   resyncMs?: number;
 }): CredentialsSecrets {
-  const core = opts.kubeConfig.makeApiClient(CoreV1Api);
-  const fieldSelector = `type=${POSTGRES_CREDENTIALS_SECRET_TYPE}`;
   const caches = startNamespacedInformers<V1Secret>({
     ...opts,
     apiPath: "/api/v1",
     resource: "secrets",
-    fieldSelector,
-    list: (namespace, page) => core.listNamespacedSecret({ namespace, fieldSelector, ...page }),
+    fieldSelector: `type=${POSTGRES_CREDENTIALS_SECRET_TYPE}`,
   });
   return {
     lookup(namespace, name) {

@@ -5,14 +5,13 @@
  * status writes never reach the agents. Credentials Secrets are watched only in enabled namespaces:
  * credentials-secrets.ts.
  */
-import {
-  CoreV1Api,
-  DiscoveryV1Api,
-  type KubeConfig,
-  type V1EndpointSlice,
-  type V1Node,
-  type V1Pod,
-  type V1Service,
+import type {
+  KubeConfig,
+  KubernetesObject,
+  V1EndpointSlice,
+  V1Node,
+  V1Pod,
+  V1Service,
 } from "@kubernetes/client-node";
 import { MANAGED_SERVICE_SELECTOR } from "@swh/crd-types";
 import { type Informer, type KubeMetrics, type Logger, startInformer } from "@swh/kube";
@@ -26,6 +25,9 @@ export interface AgentInformers {
   services: Informer<V1Service>;
 }
 
+/** The server-side narrowing of one watch. */
+type Selectors = { labelSelector: string } | { fieldSelector: string };
+
 /** Starts the agent's informers; they run until `signal` aborts. */
 export function startAgentInformers(opts: {
   kubeConfig: KubeConfig;
@@ -35,48 +37,15 @@ export function startAgentInformers(opts: {
   signal: AbortSignal;
   resyncMs?: number;
 }): AgentInformers {
-  const { kubeConfig, nodeName, logger, metrics, signal } = opts;
-  const core = kubeConfig.makeApiClient(CoreV1Api);
-  const discovery = kubeConfig.makeApiClient(DiscoveryV1Api);
-  const common = {
-    kubeConfig,
-    logger,
-    metrics,
-    signal,
-    ...(opts.resyncMs !== undefined ? { resyncMs: opts.resyncMs } : {}),
-  };
-
-  const podSelector = `spec.nodeName=${nodeName}`;
-  const sliceSelector = sliceLabelSelector({ nodeName });
-  const nodeSelector = `metadata.name=${nodeName}`;
+  const { nodeName } = opts;
+  const start = <T extends KubernetesObject>(name: string, path: string, selectors: Selectors) =>
+    startInformer<T>({ ...opts, name, path, ...selectors });
   return {
-    pods: startInformer<V1Pod>({
-      ...common,
-      name: "pods",
-      path: "/api/v1/pods",
-      fieldSelector: podSelector,
-      list: (page) => core.listPodForAllNamespaces({ fieldSelector: podSelector, ...page }),
+    pods: start<V1Pod>("pods", "/api/v1/pods", { fieldSelector: `spec.nodeName=${nodeName}` }),
+    slices: start<V1EndpointSlice>("endpointslices", "/apis/discovery.k8s.io/v1/endpointslices", {
+      labelSelector: sliceLabelSelector({ nodeName }),
     }),
-    slices: startInformer<V1EndpointSlice>({
-      ...common,
-      name: "endpointslices",
-      path: "/apis/discovery.k8s.io/v1/endpointslices",
-      labelSelector: sliceSelector,
-      list: (page) => discovery.listEndpointSliceForAllNamespaces({ labelSelector: sliceSelector, ...page }),
-    }),
-    nodes: startInformer<V1Node>({
-      ...common,
-      name: "nodes",
-      path: "/api/v1/nodes",
-      fieldSelector: nodeSelector,
-      list: (page) => core.listNode({ fieldSelector: nodeSelector, ...page }),
-    }),
-    services: startInformer<V1Service>({
-      ...common,
-      name: "services",
-      path: "/api/v1/services",
-      labelSelector: MANAGED_SERVICE_SELECTOR,
-      list: (page) => core.listServiceForAllNamespaces({ labelSelector: MANAGED_SERVICE_SELECTOR, ...page }),
-    }),
+    nodes: start<V1Node>("nodes", "/api/v1/nodes", { fieldSelector: `metadata.name=${nodeName}` }),
+    services: start<V1Service>("services", "/api/v1/services", { labelSelector: MANAGED_SERVICE_SELECTOR }),
   };
 }

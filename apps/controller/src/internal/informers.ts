@@ -3,20 +3,9 @@
  * at once: SWHs, Services and Nodes cluster-wide, our EndpointSlices (by the managed-by label), and the agents'
  * heartbeat Leases in the install namespace.
  */
-import {
-  CoordinationV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  DiscoveryV1Api,
-  type KubernetesListObject,
-  type KubernetesObject,
-  type V1EndpointSlice,
-  type V1Lease,
-  type V1Node,
-  type V1Service,
-} from "@kubernetes/client-node";
+import type { KubernetesObject, V1EndpointSlice, V1Lease, V1Node, V1Service } from "@kubernetes/client-node";
 import { GROUP, LABEL_MANAGED_BY, MANAGED_BY, PLURAL, VERSION } from "@swh/crd-types";
-import { allSynced, type Informer, type InformerOptions, type ListPage, startInformer } from "@swh/kube";
+import { allSynced, type Informer, startInformer } from "@swh/kube";
 import { SliceIndex } from "@swh/slice-writer";
 import type { ControllerIo, ControllerSettings } from "../controller-options.js";
 
@@ -37,41 +26,27 @@ export type WatchOptions = Pick<ControllerIo, "kubeConfig" | "logger" | "kubeMet
 
 /** Starts the informers (they sync in the background; see `cachesSynced`). */
 export function watchCluster(opts: WatchOptions): ControllerCaches {
-  const { kubeConfig, namespace } = opts;
-  const core = kubeConfig.makeApiClient(CoreV1Api);
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  const discovery = kubeConfig.makeApiClient(DiscoveryV1Api);
-  const coordination = kubeConfig.makeApiClient(CoordinationV1Api);
-  const common = { kubeConfig, logger: opts.logger, metrics: opts.kubeMetrics, signal: opts.signal };
-  const start = <T extends KubernetesObject>(
-    o: Pick<InformerOptions<T>, "name" | "path" | "list" | "labelSelector">,
-  ) => startInformer<T>({ ...common, ...(opts.resyncMs ? { resyncMs: opts.resyncMs } : {}), ...o });
-  const labelSelector = `${LABEL_MANAGED_BY}=${MANAGED_BY}`;
-  const swhs = (page: ListPage) =>
-    custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, ...page });
+  const { kubeConfig, logger, signal, namespace } = opts;
+  const common = {
+    kubeConfig,
+    logger,
+    signal,
+    metrics: opts.kubeMetrics,
+    ...(opts.resyncMs ? { resyncMs: opts.resyncMs } : {}),
+  };
+  const start = <T extends KubernetesObject>(name: string, path: string, labelSelector?: string) =>
+    startInformer<T>({ ...common, name, path, ...(labelSelector === undefined ? {} : { labelSelector }) });
   return {
-    swhs: start({
-      name: PLURAL,
-      path: `/apis/${GROUP}/${VERSION}/${PLURAL}`,
-      list: (page) => swhs(page) as Promise<KubernetesListObject<KubernetesObject>>,
-    }),
-    services: start({
-      name: "services",
-      path: "/api/v1/services",
-      list: (page) => core.listServiceForAllNamespaces(page),
-    }),
-    slices: start({
-      name: "endpointslices",
-      path: "/apis/discovery.k8s.io/v1/endpointslices",
-      labelSelector,
-      list: (page) => discovery.listEndpointSliceForAllNamespaces({ labelSelector, ...page }),
-    }),
-    nodes: start({ name: "nodes", path: "/api/v1/nodes", list: (page) => core.listNode(page) }),
-    leases: start({
-      name: "leases",
-      path: `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`,
-      list: (page) => coordination.listNamespacedLease({ namespace, ...page }),
-    }),
+    // SWHs stay plain JSON (string timestamps): client-node has no model for them.
+    swhs: start(PLURAL, `/apis/${GROUP}/${VERSION}/${PLURAL}`),
+    services: start<V1Service>("services", "/api/v1/services"),
+    slices: start<V1EndpointSlice>(
+      "endpointslices",
+      "/apis/discovery.k8s.io/v1/endpointslices",
+      `${LABEL_MANAGED_BY}=${MANAGED_BY}`,
+    ),
+    nodes: start<V1Node>("nodes", "/api/v1/nodes"),
+    leases: start<V1Lease>("leases", `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`),
     index: new SliceIndex(),
   };
 }

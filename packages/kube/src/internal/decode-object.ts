@@ -13,3 +13,13 @@ export function decodeWatchObject<T>(raw: { apiVersion?: string; kind?: string }
   if (type === "KubernetesObject") return raw as T;
   return ObjectSerializer.deserialize(raw, type, "") as T;
 }
+
+/**
+ * The items of a raw list answer, deserialised as the typed list calls return them. List items carry no
+ * apiVersion and kind of their own: they are the list's, without its `List` suffix.
+ */
+export function decodeListItems<T>(raw: { apiVersion?: string; kind?: string; items: unknown[] }): T[] {
+  const type = getSerializationType(raw.apiVersion, raw.kind?.replace(/List$/, ""));
+  if (type === "KubernetesObject") return raw.items as T[];
+  return raw.items.map((item) => ObjectSerializer.deserialize(item, type, "") as T);
+}
