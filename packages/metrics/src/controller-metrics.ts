@@ -61,6 +61,26 @@ export function createControllerMetrics(registry: Registry, version: string): Co
   return metrics;
 }
 
+/**
+ * An SWH's leader-only gauges: `swh_service_endpoints{state}` as its status counts them (`ready`, and the rest of
+ * `total` as `not_ready`) and `swh_service_fail_open_ports`; `undefined` (the SWH is gone) removes its series.
+ */
+export function recordServiceGauges(
+  metrics: Pick<ControllerMetrics, "serviceEndpoints" | "failOpenPorts">,
+  ref: { namespace: string; name: string },
+  counts: { ready: number; total: number; failOpenPorts: number } | undefined,
+): void {
+  const labels = { namespace: ref.namespace, service: ref.name };
+  if (counts === undefined) {
+    for (const state of ["ready", "not_ready"]) metrics.serviceEndpoints.remove({ ...labels, state });
+    metrics.failOpenPorts.remove(labels);
+    return;
+  }
+  metrics.serviceEndpoints.set({ ...labels, state: "ready" }, counts.ready);
+  metrics.serviceEndpoints.set({ ...labels, state: "not_ready" }, counts.total - counts.ready);
+  metrics.failOpenPorts.set(labels, counts.failOpenPorts);
+}
+
 /** Clears the series only a leader reports: swh_service_endpoints, swh_service_fail_open_ports and the node gauges. */
 export function clearLeaderOnlyMetrics(
   metrics: Pick<

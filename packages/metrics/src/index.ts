@@ -13,4 +13,5 @@ export {
   type ControllerMetrics,
   clearLeaderOnlyMetrics,
   createControllerMetrics,
+  recordServiceGauges,
 } from "./controller-metrics.js";

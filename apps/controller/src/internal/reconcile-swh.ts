@@ -31,6 +31,7 @@ import {
   type WorkResult,
   type WrittenObjects,
 } from "@swh/kube";
+import { recordServiceGauges } from "@swh/metrics";
 import type { IndexedSlice } from "@swh/slice-writer";
 import {
   type ControllerStatus,
@@ -100,10 +101,7 @@ export async function reconcileSwh(facts: SwhFacts, io: SwhIo): Promise<WorkResu
   const swh = present(facts, io.written);
   if (swh === undefined) {
     // The garbage collector removes the Service and slices through their ownerReferences.
-    const { namespace, name: service } = splitObjectKey(key);
-    for (const state of ["ready", "not_ready"])
-      io.metrics.serviceEndpoints.remove({ namespace, service, state });
-    io.metrics.failOpenPorts.remove({ namespace, service });
+    recordServiceGauges(io.metrics, splitObjectKey(key), undefined);
     io.written.forget(key);
     return;
   }
@@ -141,8 +139,11 @@ export async function reconcileSwh(facts: SwhFacts, io: SwhIo): Promise<WorkResu
   } catch (error) {
     return invalid(error);
   }
-  const { namespace, name } = splitObjectKey(key);
-  reportGauges(io, { namespace, service: name }, status, verdicts.failOpen?.length ?? 0);
+  recordServiceGauges(io.metrics, splitObjectKey(key), {
+    ready: status.endpoints?.ready ?? 0,
+    total: status.endpoints?.total ?? 0,
+    failOpenPorts: verdicts.failOpen?.length ?? 0,
+  });
   // A reconcile that fails anyway keeps the failure the queue reported (else each report would be undone here).
   const result = await publishStatus(
     swh,
@@ -274,17 +275,4 @@ async function publishStatus(
 function belongsTo(slice: Readonly<V1EndpointSlice>, swh: Readonly<ServiceWithHealthchecks>): boolean {
   const controller = slice.metadata?.ownerReferences?.find((r) => r.controller === true);
   return controller === undefined || isControllerRefTo(controller, swh);
-}
-
-/** The SWH's gauges: its endpoints as the status counts them, and how many of its ports fail open. */
-function reportGauges(
-  io: ReconcileIo,
-  labels: { namespace: string; service: string },
-  status: ControllerStatus,
-  failOpenPorts: number,
-): void {
-  const ready = status.endpoints?.ready ?? 0;
-  io.metrics.serviceEndpoints.set({ ...labels, state: "ready" }, ready);
-  io.metrics.serviceEndpoints.set({ ...labels, state: "not_ready" }, (status.endpoints?.total ?? 0) - ready);
-  io.metrics.failOpenPorts.set(labels, failOpenPorts);
 }
