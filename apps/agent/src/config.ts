@@ -3,7 +3,14 @@
  * Flag names follow the controller-runtime conventions operators already know from other node agents.
  */
 
-import { type FlagSpecs, formatUsage, type ParseResult, parseFlags } from "@swh/flags";
+import {
+  type FlagSpecs,
+  formatUsage,
+  type ParseResult,
+  parseFlags,
+  parseIntegerFlag,
+  parseNameSetFlag,
+} from "@swh/flags";
 import { type BindAddress, type OpsConfig, opsFlags, parseOpsFlags } from "@swh/kube";
 
 export type { BindAddress };
@@ -75,15 +82,18 @@ export function parseAgentConfig(
   const ops = parseOpsFlags(values, env, OPS);
   if (!ops.ok) return ops;
 
-  const maxText = values.get("max-concurrent-probes") ?? "100";
-  const maxConcurrentProbes = Number(maxText);
-  if (!/^\d+$/.test(maxText) || maxConcurrentProbes < 1 || maxConcurrentProbes > 100_000) {
-    return { ok: false, error: `--max-concurrent-probes must be an integer 1..100000, got "${maxText}"` };
-  }
-
-  const credentials = parseNamespaceList(
+  const max = parseIntegerFlag("--max-concurrent-probes", values.get("max-concurrent-probes") ?? "100", {
+    min: 1,
+    max: 100_000,
+  });
+  if (!max.ok) return max;
+  const credentials = parseNameSetFlag(
     "--credentials-namespaces",
     values.get("credentials-namespaces") ?? "",
+    {
+      pattern: NAMESPACE_NAME,
+      what: "namespace names",
+    },
   );
   if (!credentials.ok) return credentials;
 
@@ -93,24 +103,8 @@ export function parseAgentConfig(
       ...ops.ops,
       nodeName,
       namespace,
-      maxConcurrentProbes,
-      credentialsNamespaces: credentials.namespaces,
+      maxConcurrentProbes: max.value,
+      credentialsNamespaces: credentials.names,
     },
   };
-}
-
-/** Parses a comma-separated list of namespace names (blanks around commas and empty items ignored). */
-function parseNamespaceList(
-  flag: string,
-  text: string,
-): { ok: true; namespaces: string[] } | { ok: false; error: string } {
-  const names = text
-    .split(",")
-    .map((n) => n.trim())
-    .filter((n) => n !== "");
-  const bad = names.find((n) => !NAMESPACE_NAME.test(n));
-  if (bad !== undefined) {
-    return { ok: false, error: `${flag} must list namespace names separated by commas, got "${bad}"` };
-  }
-  return { ok: true, namespaces: [...new Set(names)].sort() };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatUsage, parseDuration, parseDurationFlag, parseFlags } from "../src/index.js";
+import {
+  formatUsage,
+  parseDuration,
+  parseDurationFlag,
+  parseFlags,
+  parseIntegerFlag,
+  parseNameSetFlag,
+} from "../src/index.js";
 
 const NAMES = {
   kubeconfig: { value: "PATH", default: "in-cluster", help: "kubeconfig file" },
@@ -186,5 +193,36 @@ describe("one-letter aliases", () => {
     expect(formatUsage("demo", VERBOSE).split("\n")).toContain(
       "  -v, --verbose       say more (default: false)",
     );
+  });
+});
+
+describe("parseIntegerFlag", () => {
+  it("reads an integer within the range", () => {
+    expect(parseIntegerFlag("--n", "1", { min: 1, max: 10 })).toEqual({ ok: true, value: 1 });
+    expect(parseIntegerFlag("--n", "10", { min: 1, max: 10 })).toEqual({ ok: true, value: 10 });
+  });
+
+  it("refuses what is out of range or no integer, naming the flag, the range and the value", () => {
+    for (const text of ["0", "11", "1.5", "-1", "", " 2", "1e1", "0x2"])
+      expect(parseIntegerFlag("--n", text, { min: 1, max: 10 })).toEqual({
+        ok: false,
+        error: `--n must be an integer 1..10, got "${text}"`,
+      });
+  });
+});
+
+describe("parseNameSetFlag", () => {
+  const label = { pattern: /^[a-z]+$/, what: "names" };
+
+  it("reads comma-separated names as a sorted set, ignoring blanks and empty items", () => {
+    expect(parseNameSetFlag("--ns", " b, a,,b ,", label)).toEqual({ ok: true, names: ["a", "b"] });
+    expect(parseNameSetFlag("--ns", "", label)).toEqual({ ok: true, names: [] });
+  });
+
+  it("names the flag and the first item that is not a name", () => {
+    expect(parseNameSetFlag("--ns", "a,B c,d!", label)).toEqual({
+      ok: false,
+      error: '--ns must list names separated by commas, got "B c"',
+    });
   });
 });
