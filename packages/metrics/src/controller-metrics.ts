@@ -81,6 +81,24 @@ export function recordServiceGauges(
   metrics.failOpenPorts.set(labels, counts.failOpenPorts);
 }
 
+/**
+ * A node's leader-only gauges, `swh_agent_heartbeat_stale` and `swh_node_not_ready_agent_alive` (1 or 0) from the
+ * controller's report on it; `undefined` (the Node is gone) removes its series.
+ */
+export function recordNodeGauges(
+  metrics: Pick<ControllerMetrics, "heartbeatStale" | "notReadyAgentAlive">,
+  node: string,
+  report: { heartbeatStale: boolean; notReadyAgentAlive: boolean } | undefined,
+): void {
+  if (report === undefined) {
+    metrics.heartbeatStale.remove({ node });
+    metrics.notReadyAgentAlive.remove({ node });
+    return;
+  }
+  metrics.heartbeatStale.set({ node }, report.heartbeatStale ? 1 : 0);
+  metrics.notReadyAgentAlive.set({ node }, report.notReadyAgentAlive ? 1 : 0);
+}
+
 /** Clears the series only a leader reports: swh_service_endpoints, swh_service_fail_open_ports and the node gauges. */
 export function clearLeaderOnlyMetrics(
   metrics: Pick<

@@ -13,5 +13,6 @@ export {
   type ControllerMetrics,
   clearLeaderOnlyMetrics,
   createControllerMetrics,
+  recordNodeGauges,
   recordServiceGauges,
 } from "./controller-metrics.js";

@@ -9,6 +9,7 @@
 import type { V1Lease, V1Node } from "@kubernetes/client-node";
 import { EVENT_REASONS } from "@swh/crd-types";
 import { describeApiError, type WorkResult } from "@swh/kube";
+import { recordNodeGauges } from "@swh/metrics";
 import {
   agentLeaseName,
   type LiveNode,
@@ -118,13 +119,7 @@ function reportNode(
   now: NodeReport,
   io: ReconcileIo,
 ): void {
-  if (node === undefined) {
-    io.metrics.heartbeatStale.remove({ node: name });
-    io.metrics.notReadyAgentAlive.remove({ node: name });
-  } else {
-    io.metrics.heartbeatStale.set({ node: name }, now.heartbeatStale ? 1 : 0);
-    io.metrics.notReadyAgentAlive.set({ node: name }, now.notReadyAgentAlive ? 1 : 0);
-  }
+  recordNodeGauges(io.metrics, name, node === undefined ? undefined : now);
   if (was.heartbeatStale !== now.heartbeatStale)
     io.logger.warn(
       now.heartbeatStale ? "agent heartbeat stale; keeping its slices" : "agent heartbeat fresh again",
