@@ -2,7 +2,9 @@
  * The probe benchmark beside its peers (issue 31): the same targets, on the same schedule, in one run, checked by
  * HAProxy (`option httpchk` / plain `check`), blackbox_exporter (driven at the same rate by bench/blackbox-driver.ts),
  * `@swh/probes` (bench/swh-checker.ts) and Node's floors (bare loops of connect and reset, for HTTP and gRPC with a
- * prepared request between them: bench/swh-checker.ts). One checker runs at a time, each in its own process, and
+ * prepared request between them: bench/swh-checker.ts), and a native floor for HTTP and TCP (`native-floor`: the same
+ * loop on libuv connections of bench/native/connections.c, compiled here with gcc; not in the default checkers,
+ * MISSING without gcc). One checker runs at a time, each in its own process, and
  * its CPU is read from /proc/<pid>/stat (utime + stime, all threads) over the measured window, its RSS from
  * /proc/<pid>/status; the blackbox driver's CPU is measured and printed apart from the
  * exporter's and is not in the exporter's figure. Checks are counted by the server for HTTP and TCP (nginx's
@@ -78,8 +80,15 @@ if (checkers.includes("swh-base") && !flag("baseline"))
   throw new Error("checker swh-base needs --baseline DIR");
 
 type Kind = "http" | "tcp" | "grpc";
-type Checker = "haproxy" | "blackbox" | "swh" | "floor" | "swh-base";
-const CHECKER_INDEX: Record<Checker, number> = { haproxy: 0, blackbox: 1, swh: 2, floor: 3, "swh-base": 4 };
+type Checker = "haproxy" | "blackbox" | "swh" | "floor" | "swh-base" | "native-floor";
+const CHECKER_INDEX: Record<Checker, number> = {
+  haproxy: 0,
+  blackbox: 1,
+  swh: 2,
+  floor: 3,
+  "swh-base": 4,
+  "native-floor": 5,
+};
 const BASE_PORT: Record<Kind, number> = { http: 8081, tcp: 5001, grpc: 50051 };
 const portOf = (kind: Kind, checker: Checker) => BASE_PORT[kind] + CHECKER_INDEX[checker];
 /** Which checker can do which kind; anything else is "not applicable", printed as such. */
@@ -89,6 +98,7 @@ const APPLIES: Record<Checker, readonly Kind[]> = {
   swh: ["http", "tcp", "grpc"],
   floor: ["http", "tcp", "grpc"],
   "swh-base": ["http", "tcp", "grpc"],
+  "native-floor": ["http", "tcp"],
 };
 const COMMANDS: Partial<Record<Checker, string>> = {
   haproxy: "haproxy",
@@ -294,8 +304,29 @@ async function waitForExporter(): Promise<void> {
   throw new Error("blackbox_exporter did not start");
 }
 
+/**
+ * Compiles bench/native/connections.c against the headers of the Node running this (once per run); undefined
+ * with the reason when no C compiler is installed.
+ */
+let nativeFloor: { addon: string } | { missing: string } | undefined;
+function buildNativeFloor(): { addon: string } | { missing: string } {
+  nativeFloor ??= compileNativeFloor();
+  return nativeFloor;
+}
+function compileNativeFloor(): { addon: string } | { missing: string } {
+  if (!installed("gcc")) return { missing: "gcc not installed (apt-get install gcc)" };
+  const addon = join(workDir, "connections.node");
+  const headers = resolve(process.execPath, "../../include/node");
+  const source = join(here, "native/connections.c");
+  const flags = ["-O2", "-fPIC", "-shared", "-Wall", "-Werror", `-I${headers}`];
+  execFileSync("gcc", [...flags, "-o", addon, source], { stdio: "inherit" });
+  return { addon };
+}
+
 async function measure(kind: Kind, checker: Checker, round: number): Promise<Run> {
   const load = loadAverage();
+  const native = checker === "native-floor" ? buildNativeFloor() : undefined;
+  if (native && "missing" in native) return { kind, checker, round, load, missing: native.missing };
   const command = COMMANDS[checker];
   if (command && !installed(command))
     return {
@@ -338,7 +369,7 @@ async function measure(kind: Kind, checker: Checker, round: number): Promise<Run
         ...flag("node-options").split(" ").filter(Boolean),
         ...(flag("cpu-prof-dir") ? ["--cpu-prof", `--cpu-prof-dir=${flag("cpu-prof-dir")}`] : []),
         join(here, "swh-checker.ts"),
-        checker === "floor" ? `${kind}-floor` : kind,
+        checker === "floor" || checker === "native-floor" ? `${kind}-floor` : kind,
         ...common,
       ],
       {
@@ -346,7 +377,9 @@ async function measure(kind: Kind, checker: Checker, round: number): Promise<Run
         env:
           checker === "swh-base"
             ? { ...process.env, SWH_BENCH_PROBES: resolve(flag("baseline"), "index.js") }
-            : process.env,
+            : native && "addon" in native
+              ? { ...process.env, SWH_BENCH_NATIVE: native.addon }
+              : process.env,
       },
     );
     measured.push(child);

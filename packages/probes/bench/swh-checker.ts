@@ -7,11 +7,14 @@
  * (`grpc-floor`) the same loop writing one prepared HTTP/2 exchange (preface, SETTINGS, the Check call's HEADERS
  * and DATA) and resetting at the first DATA frame of the answer: what a hand-written HTTP/2 client could cost at
  * best, since it decodes no header (no HPACK) and judges nothing but the message bytes.
+ * With `SWH_BENCH_NATIVE` (an addon built from bench/native/connections.c, peers.ts `native-floor`), the TCP and HTTP
+ * floors run on native connections instead of `net.Socket`.
  * Each line read on stdin is answered with one JSON line of the checks completed so far: `{"checks":n,"ok":n}`.
  *
  * Argv: <http|tcp|grpc|tcp-floor|http-floor|grpc-floor> <targets> <port> <periodMs> <timeoutMs>; addresses from
  * `benchAddress`.
  */
+import { createRequire } from "node:module";
 import { connect } from "node:net";
 import { createInterface } from "node:readline";
 import type * as Probes from "@swh/probes";
@@ -83,6 +86,34 @@ function readGrpcAnswer(buffered: Buffer): boolean | undefined {
   return undefined;
 }
 
+/** The connections of bench/native/connections.c (its file comment is the API). */
+interface NativeConnections {
+  init(onEvent: (slot: number, event: number, value: Buffer | number) => void): void;
+  open(slot: number, ip: string, port: number, request?: Buffer): number;
+  close(slot: number): void;
+}
+const NATIVE_EVENT = { connected: 1, data: 2, end: 3, error: 4 } as const;
+
+/**
+ * Calls `start(i)` for the targets in turn at `count / periodMs` per ms, woken every 10 ms; owed by the time
+ * elapsed, so a late timer on a loaded machine does not lower the rate.
+ */
+function pace(start: (target: number) => void): void {
+  const perMs = count / periodMs;
+  let next = 0;
+  let owed = 0;
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    owed += (now - last) * perMs;
+    last = now;
+    for (; owed >= 1; owed--) {
+      start(next);
+      next = (next + 1) % count;
+    }
+  }, 10);
+}
+
 /** A floor: what Node's socket layer costs for a connect, the exchange, and a reset, with one timer for all. */
 function runFloor(): void {
   const exchanges =
@@ -92,42 +123,64 @@ function runFloor(): void {
         ? hosts.map(httpRequest)
         : undefined;
   const readAnswer = kind === "grpc-floor" ? readGrpcAnswer : readHttpAnswer;
-  const tickMs = 10;
-  const perMs = count / periodMs;
-  let next = 0;
-  let owed = 0;
-  // Owed by the time elapsed, so a late timer on a loaded machine does not lower the rate.
-  let last = performance.now();
-  setInterval(() => {
-    const now = performance.now();
-    owed += (now - last) * perMs;
-    last = now;
-    for (; owed >= 1; owed--) {
-      const socket = connect({ host: hosts[next] as string, port });
-      const exchange = exchanges?.[next];
-      next = (next + 1) % count;
-      socket.once("connect", () => {
-        if (exchange) return void socket.write(exchange);
+  pace((next) => {
+    const socket = connect({ host: hosts[next] as string, port });
+    const exchange = exchanges?.[next];
+    socket.once("connect", () => {
+      if (exchange) return void socket.write(exchange);
+      checks++;
+      ok++;
+      socket.resetAndDestroy(); // as the probe closes (src/internal/close-socket.ts)
+    });
+    if (exchange) {
+      let buffered: Buffer = Buffer.alloc(0);
+      socket.on("data", (chunk: Buffer) => {
+        buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+        const serving = readAnswer(buffered);
+        if (serving === undefined) return;
         checks++;
-        ok++;
-        socket.resetAndDestroy(); // as the probe closes (src/internal/close-socket.ts)
-      });
-      if (exchange) {
-        let buffered: Buffer = Buffer.alloc(0);
-        socket.on("data", (chunk: Buffer) => {
-          buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-          const serving = readAnswer(buffered);
-          if (serving === undefined) return;
-          checks++;
-          if (serving) ok++;
-          socket.resetAndDestroy();
-        });
-      }
-      socket.once("error", () => {
-        checks++;
+        if (serving) ok++;
+        socket.resetAndDestroy();
       });
     }
-  }, tickMs);
+    socket.once("error", () => {
+      checks++;
+    });
+  });
+}
+
+/**
+ * The native floor (peers.ts `native-floor`): the same loop and exchange as the TCP and HTTP floors, on the
+ * connections of bench/native/connections.c (libuv on Node's loop, no `net.Socket`; ADR 0044).
+ */
+function runNativeFloor(addonPath: string): void {
+  const native: NativeConnections = createRequire(import.meta.url)(addonPath);
+  const exchanges = kind === "http-floor" ? hosts.map(httpRequest) : undefined;
+  const buffered = new Map<number, Buffer>();
+  const free: number[] = [];
+  let slots = 0;
+  const done = (slot: number, passed: boolean) => {
+    checks++;
+    if (passed) ok++;
+    native.close(slot);
+    buffered.delete(slot);
+    free.push(slot);
+  };
+  native.init((slot, event, value) => {
+    if (event === NATIVE_EVENT.connected) return void (exchanges ? undefined : done(slot, true));
+    if (event !== NATIVE_EVENT.data || typeof value === "number") return done(slot, false);
+    const before = buffered.get(slot);
+    const all = before ? Buffer.concat([before, value]) : value;
+    const serving = readHttpAnswer(all);
+    if (serving === undefined) buffered.set(slot, all);
+    else done(slot, serving);
+  });
+  pace((next) => {
+    const slot = free.pop() ?? slots++;
+    if (native.open(slot, hosts[next] as string, port, exchanges?.[next]) === 0) return;
+    checks++;
+    free.push(slot);
+  });
 }
 
 function probe(host: string, signal: AbortSignal): Promise<Probes.ProbeResult> {
@@ -167,7 +220,8 @@ if (
   throw new Error(
     `usage: swh-checker.ts <http|tcp|grpc|tcp-floor|http-floor|grpc-floor> <targets> <port> [periodMs] [timeoutMs]`,
   );
-if (kind.endsWith("-floor")) runFloor();
+if (kind.endsWith("-floor") && process.env.SWH_BENCH_NATIVE) runNativeFloor(process.env.SWH_BENCH_NATIVE);
+else if (kind.endsWith("-floor")) runFloor();
 else runProbes();
 createInterface({ input: process.stdin }).on("line", () => {
   process.stdout.write(`${JSON.stringify({ checks, ok })}\n`);
