@@ -305,8 +305,8 @@ async function waitForExporter(): Promise<void> {
 }
 
 /**
- * Compiles bench/native/connections.c against the headers of the Node running this (once per run); undefined
- * with the reason when no C compiler is installed.
+ * The addon of bench/native/connections.c, compiled against the headers of the Node running this once per run,
+ * or why it cannot be (no C compiler).
  */
 let nativeFloor: { addon: string } | { missing: string } | undefined;
 function buildNativeFloor(): { addon: string } | { missing: string } {

@@ -154,6 +154,7 @@ function runFloor(): void {
  * connections of bench/native/connections.c (libuv on Node's loop, no `net.Socket`; ADR 0044).
  */
 function runNativeFloor(addonPath: string): void {
+  if (kind === "grpc-floor") throw new Error("the native floor runs the TCP and HTTP floors only");
   const native: NativeConnections = createRequire(import.meta.url)(addonPath);
   const exchanges = kind === "http-floor" ? hosts.map(httpRequest) : undefined;
   const buffered = new Map<number, Buffer>();
