@@ -25,7 +25,7 @@ export interface AgentConfig extends OpsConfig {
    * Namespaces whose credentials Secrets the agent may read (ADR 0020), sorted and without duplicates; empty
    * means no Secret access at all. The chart passes the same list it grants RoleBindings in.
    */
-  credentialsNamespaces: string[];
+  credentialsNamespaces: readonly string[];
 }
 
 /** The agent's config, `--help`, `--version`, or an error naming the flag or variable. */

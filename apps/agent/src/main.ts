@@ -25,17 +25,7 @@ onShutdown(async (signal) => {
   await agent?.stop();
 });
 try {
-  agent = await runAgent({
-    kubeConfig,
-    nodeName: config.nodeName,
-    namespace: config.namespace,
-    logger,
-    maxConcurrentProbes: config.maxConcurrentProbes,
-    credentialsNamespaces: config.credentialsNamespaces,
-    metricsBindAddress: config.metricsBindAddress,
-    metricsTls: config.metricsTls,
-    healthBindAddress: config.healthBindAddress,
-  });
+  agent = await runAgent({ ...config, kubeConfig, logger });
 } catch (err) {
   logger.error("agent failed to start", { err });
   process.exit(1);

@@ -10,7 +10,6 @@ import { objectKey } from "@swh/crd-types";
 import {
   allHaveSynced,
   allSynced,
-  type CertificateFiles,
   createJsonClient,
   createKubeMetrics,
   createMetricsRegistry,
@@ -25,7 +24,7 @@ import {
 import { type AgentMetrics, createAgentMetrics } from "@swh/metrics";
 import { agentLeaseName } from "@swh/node-liveness";
 import type { Registry } from "prom-client";
-import type { BindAddress } from "./config.js";
+import type { AgentConfig } from "./config.js";
 import { startCredentialsSecrets } from "./internal/credentials-secrets.js";
 import { enqueueOnChanges, TARGETS } from "./internal/event-handlers.js";
 import { startAgentInformers } from "./internal/informers.js";
@@ -36,36 +35,39 @@ import { Probing } from "./internal/probing.js";
 import { runPublication } from "./internal/publication.js";
 import { fetchService, PublishedSwhs } from "./internal/published-swhs.js";
 import { ReadinessGates } from "./internal/readiness-gates.js";
-import { AgentSwhReports } from "./internal/swh-reports.js";
+import { agentSwhReports } from "./internal/swh-reports.js";
 import { TargetPlanning } from "./internal/target-planning.js";
 import { APP_VERSION } from "./version.js";
 
-/** Options of `runAgent`; the defaults are the production values. */
-export interface RunAgentOptions {
+/**
+ * Options of `runAgent`: the node, its namespace and the parsed flags (`AgentConfig`, whose fields say what each
+ * is), plus what tests inject or shorten. The defaults are the production values.
+ */
+export interface RunAgentOptions
+  extends Pick<AgentConfig, "nodeName">,
+    Partial<
+      Pick<
+        AgentConfig,
+        | "namespace"
+        | "maxConcurrentProbes"
+        | "credentialsNamespaces"
+        | "metricsBindAddress"
+        | "metricsTls"
+        | "healthBindAddress"
+      >
+    > {
   kubeConfig: KubeConfig;
-  nodeName: string;
-  /** Namespace of the heartbeat Lease; no heartbeat when undefined. */
-  namespace?: string | undefined;
   logger: Logger;
   /** Registry for /metrics; a new one with process metrics by default. */
   registry?: Registry;
-  maxConcurrentProbes?: number;
-  /** Namespaces whose credentials Secrets the agent reads (ADR 0020); none by default. */
-  credentialsNamespaces?: readonly string[];
   /** How long a probe change waits for others to join it in one write. Default 5 ms. */
   coalesceMs?: number;
   /** Heartbeat renewal period; default 10 s. */
   heartbeatIntervalMs?: number;
   /** Heartbeat Lease duration; default 40 s. */
   leaseDurationSeconds?: number;
-  /** Where /metrics is served (HTTPS, authorised callers only); none when undefined. */
-  metricsBindAddress?: BindAddress | undefined;
-  /** Serving certificate of /metrics, reloaded when it changes; undefined: self-signed at start-up. */
-  metricsTls?: CertificateFiles | undefined;
   /** Who may read /metrics; default: the API server's TokenReview + SubjectAccessReview, cached briefly. */
   metricsAccess?: MetricsAccess;
-  /** Where /healthz and /readyz are served (nothing else); none when undefined. */
-  healthBindAddress?: BindAddress | undefined;
   /** SWHs reconciled at the same time. Default 4. */
   workers?: number;
   /** Informer re-list period (tests shorten it). */
@@ -125,7 +127,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<RunningAgent> {
     seededPassing,
     slices: node.informers.slices.list().length,
   });
-  const reports = new AgentSwhReports({ problems: node.problems, events: node.events, metrics, logger: log });
+  const reports = agentSwhReports(node.problems, { events: node.events, metrics, logger: log });
   const writes = { slices: node.slices, gates: node.gates };
   const parts = { view, planning, published: node.published, writes, reports };
   running.push(runPublication(node.queue, parts, { workers: opts.workers ?? 4, signal: stopper.signal }));

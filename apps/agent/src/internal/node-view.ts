@@ -20,44 +20,37 @@ import type { OwnSlices } from "./own-slices.js";
 import type { PublishedSwhs } from "./published-swhs.js";
 import type { ReadinessGates } from "./readiness-gates.js";
 
+/** What the view reads. */
+interface NodeViewSources {
+  nodeName: string;
+  informers: AgentInformers;
+  published: PublishedSwhs;
+  slices: OwnSlices;
+  problems: ObjectProblems;
+  states: () => ProbeStates;
+  gates: ReadinessGates;
+}
+
 /** The node as the agent's loops read it (see the file comment). */
 export class NodeView implements SwhReads {
   readonly nodeName: string;
-  readonly #informers: AgentInformers;
-  readonly #published: PublishedSwhs;
-  readonly #slices: OwnSlices;
-  readonly #problems: ObjectProblems;
-  readonly #states: () => ProbeStates;
-  readonly #gates: ReadinessGates;
+  readonly #in: NodeViewSources;
 
-  constructor(deps: {
-    nodeName: string;
-    informers: AgentInformers;
-    published: PublishedSwhs;
-    slices: OwnSlices;
-    problems: ObjectProblems;
-    states: () => ProbeStates;
-    gates: ReadinessGates;
-  }) {
-    this.nodeName = deps.nodeName;
-    this.#informers = deps.informers;
-    this.#published = deps.published;
-    this.#slices = deps.slices;
-    this.#problems = deps.problems;
-    this.#states = deps.states;
-    this.#gates = deps.gates;
+  constructor(sources: NodeViewSources) {
+    this.nodeName = sources.nodeName;
+    this.#in = sources;
   }
 
   /** The node's pods as the aggregation reads them; an unreadable pod is reported and left out. */
   pods(): PodInfo[] {
-    return this.#informers.pods.list().flatMap((cached) => {
+    return this.#in.informers.pods.list().flatMap((cached) => {
       // With this agent's gate writes the informer has not delivered yet (read-your-writes).
-      const pod = this.#gates.current(cached as V1Pod);
+      const pod = this.#in.gates.current(cached as V1Pod);
       try {
         const info = podInfoFromPod(pod);
         return info === undefined ? [] : [info];
       } catch (err) {
-        this.#problems.unreadablePod(pod as V1Pod, err);
+        this.#in.problems.unreadablePod(pod as V1Pod, err);
         return [];
       }
     });
@@ -65,13 +58,13 @@ export class NodeView implements SwhReads {
 
   /** Every SWH with a usable published spec, defaulted; one that cannot be read is reported and left out. */
   swhs(): SwhInput[] {
-    return this.#published.list().flatMap((obj) => {
+    return this.#in.published.list().flatMap((obj) => {
       try {
         const input = swhInputFromObject(obj);
         return input === undefined ? [] : [input];
       } catch (err) {
         const { name = "", namespace = "", uid } = obj.metadata ?? {};
-        this.#problems.unprocessableSwh({ name, namespace, uid }, obj.spec, err);
+        this.#in.problems.unprocessableSwh({ name, namespace, uid }, obj.spec, err);
         return [];
       }
     });
@@ -79,20 +72,20 @@ export class NodeView implements SwhReads {
 
   async service(namespace: string, name: string): Promise<PublishedService | undefined> {
     // Synced: the loops start after the informers, and a failing watch keeps the last list (fail static).
-    const service = await this.#published.service(namespace, name);
-    return service === undefined ? undefined : { service, swh: this.#published.read(service) };
+    const service = await this.#in.published.service(namespace, name);
+    return service === undefined ? undefined : { service, swh: this.#in.published.read(service) };
   }
 
   ownSlices(namespace: string, name: string): V1EndpointSlice[] {
-    return this.#slices.of(namespace, name);
+    return this.#in.slices.of(namespace, name);
   }
 
   aggregationInput(): NodeAggregationInput {
     return {
       nodeName: this.nodeName,
       pods: this.pods(),
-      states: this.#states(),
-      zoneOf: (node) => this.#informers.nodes.get(node)?.metadata?.labels?.[LABEL_TOPOLOGY_ZONE],
+      states: this.#in.states(),
+      zoneOf: (node) => this.#in.informers.nodes.get(node)?.metadata?.labels?.[LABEL_TOPOLOGY_ZONE],
     };
   }
 }

@@ -20,33 +20,30 @@ import {
   writeSlices,
 } from "@swh/slice-writer";
 
+/** Where the node's slices are read and written. */
+interface OwnSlicesDeps {
+  informer: Informer<V1EndpointSlice>;
+  api: SliceApi;
+  nodeName: string;
+  metrics: Pick<AgentMetrics, "sliceWrites">;
+}
+
 /** The node's slices, read-your-writes (see the file comment). */
 export class OwnSlices {
-  readonly #informer: Informer<V1EndpointSlice>;
-  readonly #api: SliceApi;
-  readonly #nodeName: string;
-  readonly #metrics: Pick<AgentMetrics, "sliceWrites">;
+  readonly #deps: OwnSlicesDeps;
   readonly #written = new WrittenObjects<V1EndpointSlice>();
   readonly #pacer = new WritePacer();
 
-  constructor(deps: {
-    informer: Informer<V1EndpointSlice>;
-    api: SliceApi;
-    nodeName: string;
-    metrics: Pick<AgentMetrics, "sliceWrites">;
-  }) {
-    this.#informer = deps.informer;
-    this.#api = deps.api;
-    this.#nodeName = deps.nodeName;
-    this.#metrics = deps.metrics;
+  constructor(deps: OwnSlicesDeps) {
+    this.#deps = deps;
   }
 
   /** This node's slices of the SWH `namespace/name`, with our writes the informer has not delivered yet. */
   of(namespace: string, name: string): V1EndpointSlice[] {
     const matches = (slice: V1EndpointSlice) =>
       slice.metadata?.namespace === namespace &&
-      isOwnedSlice(slice, { nodeName: this.#nodeName, swhName: name });
-    const cached = this.#informer.list().filter((s) => matches(s as V1EndpointSlice));
+      isOwnedSlice(slice, { nodeName: this.#deps.nodeName, swhName: name });
+    const cached = this.#deps.informer.list().filter((s) => matches(s as V1EndpointSlice));
     return this.#written.view(cached, namespace, matches);
   }
 
@@ -54,13 +51,13 @@ export class OwnSlices {
   async write(request: WriteRequest, logger: Logger): Promise<void> {
     let result: ApplyResult | undefined;
     try {
-      result = await writeSlices(request, { api: this.#api, nodeName: this.#nodeName });
+      result = await writeSlices(request, { api: this.#deps.api, nodeName: this.#deps.nodeName });
     } catch (err) {
-      if (err instanceof SliceWriteError) recordSliceWrites(this.#metrics, err.result.writes);
+      if (err instanceof SliceWriteError) recordSliceWrites(this.#deps.metrics, err.result.writes);
       throw err;
     }
     if (result === undefined) return;
-    recordSliceWrites(this.#metrics, result.writes);
+    recordSliceWrites(this.#deps.metrics, result.writes);
     logger.debug("slices written", {
       swh: objectKey(request.swh),
       attempts: result.attempts,
