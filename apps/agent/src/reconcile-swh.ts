@@ -15,7 +15,7 @@
  * left alone: the reconcile throws a `TerminalError`, so the queue does not retry it until it is added again
  * (retrying the same object cannot succeed; ADR 0022).
  */
-import type { KubernetesObject, V1EndpointSlice, V1Service } from "@kubernetes/client-node";
+import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import {
   type Aggregation,
   type AggregationIssue,
@@ -25,7 +25,6 @@ import {
   type ReadinessGateUpdate,
   readinessGateUpdates,
   type SwhInput,
-  type SwhObject,
   swhInputFromObject,
 } from "@swh/aggregation";
 import { KIND, splitObjectKey } from "@swh/crd-types";
@@ -43,9 +42,6 @@ import {
   serviceLabelsOf,
   type WriteRequest,
 } from "@swh/slice-writer";
-
-/** An SWH as the agent reads it from its Service. */
-export type SwhSlicesObject = KubernetesObject & SwhObject;
 
 /** Which SWH (namespace, name and, when known, uid). */
 export interface SwhRef {
@@ -80,20 +76,12 @@ export interface SwhReads {
   aggregationInput(): NodeAggregationInput;
 }
 
-/** Where a reconcile writes: plans and applies; resolves when the API server has the slices (throws to retry). */
-interface SliceWrites {
-  write(request: WriteRequest, logger: Logger): Promise<void>;
-}
-
-/** Where a reconcile writes pods' readiness gate conditions; resolves when they are written (throws to retry). */
-interface GateWrites {
-  write(updates: readonly ReadinessGateUpdate[], logger: Logger): Promise<void>;
-}
-
-/** Everything a reconcile writes. */
+/** Everything a reconcile writes; each resolves when the API server has it, and throws to be retried. */
 export interface SwhWrites {
-  slices: SliceWrites;
-  gates: GateWrites;
+  /** Plans and applies the node's slices of one SWH. */
+  slices: { write(request: WriteRequest, logger: Logger): Promise<void> };
+  /** Writes pods' readiness gate conditions. */
+  gates: { write(updates: readonly ReadinessGateUpdate[], logger: Logger): Promise<void> };
 }
 
 /** Where a reconcile reports what it found and did (logs, Events, metrics). */
@@ -186,7 +174,7 @@ async function write(
   groups: WriteRequest["groups"],
   existing: readonly V1EndpointSlice[],
   serviceLabels: WriteRequest["serviceLabels"],
-  out: { slices: SliceWrites; report: SwhReports; logger: Logger },
+  out: { slices: SwhWrites["slices"]; report: SwhReports; logger: Logger },
 ): Promise<void> {
   const transitions = findEndpointTransitions(existing, groups);
   await out.slices.write({ swh, groups, existing, serviceLabels }, out.logger);

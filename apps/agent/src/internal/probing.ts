@@ -3,13 +3,20 @@
  * published results, and which SWHs gate on each target, so a changed result re-reconciles exactly those SWHs.
  * What is probed is decided by the targets pass (`TargetPlanning`); this file only runs it.
  */
-import type { ProbeState, ProbeStates, ProbeTarget, TargetPlan, TargetUser } from "@swh/aggregation";
+import {
+  diffTargets,
+  type ProbeState,
+  type ProbeStates,
+  type ProbeTarget,
+  type TargetPlan,
+  type TargetUser,
+  targetSchedule,
+} from "@swh/aggregation";
 import type { Logger } from "@swh/kube";
 import { type AgentMetrics, type ProbeSlots, probeModeLabel } from "@swh/metrics";
-import { ProbeResults, ProbeScheduler, probeBySpec } from "@swh/probes";
+import { ProbeResults, ProbeScheduler, probeBySpec, type ScheduledTarget } from "@swh/probes";
 import type { CredentialsSecrets } from "./credentials-secrets.js";
 import { runProbe } from "./run-probe.js";
-import { syncTargets } from "./sync-targets.js";
 
 /** The probe scheduler with its results (see the file comment). */
 export class Probing {
@@ -78,5 +85,31 @@ export class Probing {
 
   stop(): void {
     this.#scheduler.stop();
+  }
+}
+
+/**
+ * Makes the scheduler probe exactly `planned`: starts new targets (from `seeds` when given: the state published
+ * before a restart), updates targets whose pod became eligible again, stops the others (their published state
+ * goes with them). Unchanged targets are not touched, so their timing and thresholds carry on.
+ */
+function syncTargets(
+  scheduler: ProbeScheduler<ProbeTarget>,
+  planned: readonly ProbeTarget[],
+  now: number,
+  seeds: ReadonlyMap<string, ProbeState> = new Map(),
+): void {
+  const running = new Map<string, ProbeTarget>();
+  for (const id of scheduler.ids()) {
+    const target = scheduler.target(id)?.probe;
+    if (target) running.set(id, target);
+  }
+  const { upsert, remove } = diffTargets(running, planned);
+  for (const id of remove) scheduler.remove(id);
+  for (const target of upsert) {
+    const scheduled: ScheduledTarget<ProbeTarget> = targetSchedule(target, now);
+    const seed = seeds.get(target.id);
+    if (seed !== undefined) scheduled.seed = seed;
+    scheduler.upsert(scheduled);
   }
 }

@@ -1,5 +1,5 @@
 /** A node as the agent's decisions see it, for unit tests of reconcile and restart. */
-import type { V1EndpointSlice, V1Service } from "@kubernetes/client-node";
+import type { KubernetesObject, V1EndpointSlice, V1Service } from "@kubernetes/client-node";
 import {
   type AggregationIssue,
   newServiceFor,
@@ -8,6 +8,7 @@ import {
   planNodeTargets,
   type ReadinessGateUpdate,
   type SwhInput,
+  type SwhObject,
   swhInputFromObject,
 } from "@swh/aggregation";
 import type { ServiceWithHealthchecks } from "@swh/crd-types";
@@ -21,15 +22,11 @@ import {
   seedFromSlices,
   type WriteRequest,
 } from "@swh/slice-writer";
-import {
-  reconcileSwh,
-  type SwhRef,
-  type SwhSlicesObject,
-  type UnusableSpec,
-} from "../../src/reconcile-swh.js";
+import { reconcileSwh, type SwhRef, type UnusableSpec } from "../../src/reconcile-swh.js";
 import { NODE } from "../builders.js";
 
-export type { SwhSlicesObject };
+/** An SWH as the agent reads it from its Service. */
+export type SwhSlicesObject = KubernetesObject & SwhObject;
 
 /**
  * A node as the reconciler sees it. `write` plans with the real slice planner and keeps the result as the
