@@ -3,15 +3,8 @@
  * Flag names follow the controller-runtime conventions operators already know from other node agents.
  */
 
-import {
-  type FlagSpecs,
-  formatUsage,
-  type ParseResult,
-  parseFlags,
-  parseIntegerFlag,
-  parseNameSetFlag,
-} from "@swh/flags";
-import { type BindAddress, type OpsConfig, opsFlags, parseOpsFlags } from "@swh/kube";
+import { formatUsage, integerFlag, nameSetFlag, type ParseResult, readFlags } from "@swh/flags";
+import { type BindAddress, type OpsConfig, opsConfigOf, opsFlags } from "@swh/kube";
 
 export type { BindAddress };
 
@@ -31,21 +24,24 @@ export interface AgentConfig extends OpsConfig {
 /** The agent's config, `--help`, `--version`, or an error naming the flag or variable. */
 export type ParseConfigResult = ParseResult<AgentConfig>;
 
-const OPS = { metricsPort: 8443, healthPort: 8081, disableWithZero: true } as const;
-
 const FLAGS = {
-  ...opsFlags(OPS),
-  "max-concurrent-probes": {
+  ...opsFlags({ metricsPort: 8443, healthPort: 8081, disableWithZero: true }),
+  "max-concurrent-probes": integerFlag({
     value: "N",
-    default: "100",
+    fallback: 100,
+    min: 1,
+    max: 100_000,
     help: "probes running at once on this node, 1..100000",
-  },
-  "credentials-namespaces": {
+  }),
+  "credentials-namespaces": nameSetFlag({
     value: "NS,...",
     default: "none: no Secret access",
     help: "namespaces whose PostgreSQL credentials Secrets the agent may read",
-  },
-} as const satisfies FlagSpecs;
+    // A namespace name is a DNS-1123 label.
+    pattern: /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
+    what: "namespace names",
+  }),
+} as const;
 
 /** The `--help` text: every flag with its default. */
 export const USAGE = formatUsage(
@@ -55,9 +51,6 @@ Environment: NODE_NAME (required, from spec.nodeName), POD_NAMESPACE (the heartb
   FLAGS,
 );
 
-// A namespace name is a DNS-1123 label.
-const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-
 /**
  * Parses `argv` (without the node and script paths) and `env` into an AgentConfig, or returns an error that
  * names the offending flag or variable. `--help` and `--version` short-circuit everything else.
@@ -66,10 +59,8 @@ export function parseAgentConfig(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): ParseConfigResult {
-  const flags = parseFlags(argv, FLAGS);
+  const flags = readFlags(argv, FLAGS, env);
   if (!flags.ok || !("values" in flags)) return flags;
-  const values = flags.values;
-
   const nodeName = env.NODE_NAME?.trim();
   if (!nodeName) {
     return {
@@ -77,34 +68,16 @@ export function parseAgentConfig(
       error: "NODE_NAME is required: set it from the downward API (spec.nodeName) in the DaemonSet",
     };
   }
-  const namespace = env.POD_NAMESPACE?.trim() || undefined;
-
-  const ops = parseOpsFlags(values, env, OPS);
+  const ops = opsConfigOf(flags.values);
   if (!ops.ok) return ops;
-
-  const max = parseIntegerFlag("--max-concurrent-probes", values.get("max-concurrent-probes") ?? "100", {
-    min: 1,
-    max: 100_000,
-  });
-  if (!max.ok) return max;
-  const credentials = parseNameSetFlag(
-    "--credentials-namespaces",
-    values.get("credentials-namespaces") ?? "",
-    {
-      pattern: NAMESPACE_NAME,
-      what: "namespace names",
-    },
-  );
-  if (!credentials.ok) return credentials;
-
   return {
     ok: true,
     config: {
       ...ops.ops,
       nodeName,
-      namespace,
-      maxConcurrentProbes: max.value,
-      credentialsNamespaces: credentials.names,
+      namespace: env.POD_NAMESPACE?.trim() || undefined,
+      maxConcurrentProbes: flags.values["max-concurrent-probes"],
+      credentialsNamespaces: flags.values["credentials-namespaces"],
     },
   };
 }

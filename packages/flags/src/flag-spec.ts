@@ -1,6 +1,7 @@
 /**
- * How a program declares its flags (`FlagSpecs`), read by `parseFlags` and printed by `formatUsage`, and the
- * result shape every program's own configuration parser returns (`ParseResult`).
+ * How a program declares its flags (`FlagSpecs`): each flag's name, placeholder, default, help and how its value
+ * is read, in one place, for `readFlags` (typed values) or `parseFlags` (the raw text) and for `formatUsage`; and
+ * the result shape every program's own configuration parser returns (`ParseResult`).
  */
 
 /** One flag: how it reads, and what `--help` says about it. */
@@ -20,7 +21,19 @@ export interface FlagSpec {
   default: string;
   /** What the flag does, for `--help`. */
   help: string;
+  /**
+   * Makes the flag's value for `readFlags` from the text given (`undefined`: not given, so the default applies
+   * here) and, where a flag falls back to one, the environment; an error names `flag` (`--name`). Without it
+   * `readFlags` returns the text given.
+   */
+  read?(given: string | undefined, flag: string, env: FlagEnv): FlagRead<unknown>;
 }
+
+/** The environment variables a flag may fall back to (`LOG_LEVEL`, `POD_NAMESPACE`). */
+export type FlagEnv = Readonly<Record<string, string | undefined>>;
+
+/** A flag's value, or an error naming the flag and what it must be. */
+export type FlagRead<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** The flags a program takes, by name (without the leading `--`). */
 export type FlagSpecs<Name extends string = string> = Readonly<Record<Name, FlagSpec>>;

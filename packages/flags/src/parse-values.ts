@@ -23,7 +23,7 @@ export function parseNameSetFlag(
   flag: string,
   value: string,
   item: { pattern: RegExp; what: string },
-): { ok: true; names: string[] } | { ok: false; error: string } {
+): { ok: true; value: string[] } | { ok: false; error: string } {
   const names = value
     .split(",")
     .map((n) => n.trim())
@@ -31,5 +31,5 @@ export function parseNameSetFlag(
   const bad = names.find((n) => !item.pattern.test(n));
   if (bad !== undefined)
     return { ok: false, error: `${flag} must list ${item.what} separated by commas, got "${bad}"` };
-  return { ok: true, names: [...new Set(names)].sort() };
+  return { ok: true, value: [...new Set(names)].sort() };
 }

@@ -215,8 +215,8 @@ describe("parseNameSetFlag", () => {
   const label = { pattern: /^[a-z]+$/, what: "names" };
 
   it("reads comma-separated names as a sorted set, ignoring blanks and empty items", () => {
-    expect(parseNameSetFlag("--ns", " b, a,,b ,", label)).toEqual({ ok: true, names: ["a", "b"] });
-    expect(parseNameSetFlag("--ns", "", label)).toEqual({ ok: true, names: [] });
+    expect(parseNameSetFlag("--ns", " b, a,,b ,", label)).toEqual({ ok: true, value: ["a", "b"] });
+    expect(parseNameSetFlag("--ns", "", label)).toEqual({ ok: true, value: [] });
   });
 
   it("names the flag and the first item that is not a name", () => {

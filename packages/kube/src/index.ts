@@ -58,7 +58,13 @@ export {
   startNamespacedInformers,
 } from "./namespaced-informers.js";
 export { errorSummary, ObjectProblemReporter } from "./object-problem-reporter.js";
-export { type OpsConfig, type OpsFlagsOptions, opsFlags, parseOpsFlags } from "./ops-flags.js";
+export {
+  type OpsConfig,
+  type OpsFlagsOptions,
+  type OpsFlagValues,
+  opsConfigOf,
+  opsFlags,
+} from "./ops-flags.js";
 export { type OpsServerOptions, type OpsServers, startOpsServers } from "./ops-servers.js";
 export { PooledKubeConfig } from "./pooled-kube-config.js";
 export { isRetryableApiError, type RetryOptions, withRetry } from "./retry.js";

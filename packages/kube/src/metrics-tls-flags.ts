@@ -19,14 +19,16 @@ export const METRICS_TLS_FLAGS = {
 } as const satisfies FlagSpecs;
 
 /**
- * Reads `--metrics-tls-cert-file` and `--metrics-tls-private-key-file` from parsed flag values: both (files) or
- * neither (undefined: a self-signed certificate); one without the other is an error naming the missing flag.
+ * Reads `--metrics-tls-cert-file` and `--metrics-tls-private-key-file` (the text given, undefined when not): both
+ * (files) or neither (undefined: a self-signed certificate); one without the other is an error naming the missing
+ * flag.
  */
 export function parseMetricsTlsFlags(
-  values: ReadonlyMap<string, string>,
+  cert: string | undefined,
+  key: string | undefined,
 ): { ok: true; files: { certFile: string; keyFile: string } | undefined } | { ok: false; error: string } {
-  const certFile = values.get("metrics-tls-cert-file") || undefined;
-  const keyFile = values.get("metrics-tls-private-key-file") || undefined;
+  const certFile = cert || undefined;
+  const keyFile = key || undefined;
   if (certFile === undefined && keyFile === undefined) return { ok: true, files: undefined };
   if (certFile === undefined)
     return { ok: false, error: "--metrics-tls-cert-file is required with --metrics-tls-private-key-file" };

@@ -4,7 +4,7 @@
  * once into the options `startOpsServers` and `createLogger` take. Pure: values in, a config or an error naming
  * the flag out.
  */
-import type { FlagSpecs } from "@swh/flags";
+import type { FlagEnv, FlagSpecs, FlagValues } from "@swh/flags";
 import { type BindAddress, parseBindAddress } from "./bind-address.js";
 import { LOG_LEVELS, type LogLevel, parseLogLevel } from "./logger.js";
 import { METRICS_TLS_FLAGS, parseMetricsTlsFlags } from "./metrics-tls-flags.js";
@@ -28,61 +28,67 @@ export interface OpsConfig {
   logLevel: LogLevel;
 }
 
-/** The ops flags' specs, for an app's flag table and `--help`. */
+/** The ops flags' specs, for an app's flag table (`readFlags`) and `--help`. */
 export function opsFlags(opts: OpsFlagsOptions) {
   const port0 = opts.disableWithZero ? "0 disables" : "port 0 a free port";
+  const address = (port: number) => ({
+    value: "HOST:PORT",
+    default: `:${port}`,
+    read: (given: string | undefined, flag: string) => {
+      const read = parseBindAddress(flag, given ?? `:${port}`, opts);
+      return read.ok ? { ok: true as const, value: read.address } : read;
+    },
+  });
   return {
     kubeconfig: {
       value: "PATH",
       default: "in-cluster service account, then $KUBECONFIG",
       help: "kubeconfig file",
+      read: (given: string | undefined) => ({ ok: true as const, value: given || undefined }),
     },
     "metrics-bind-address": {
-      value: "HOST:PORT",
-      default: `:${opts.metricsPort}`,
+      ...address(opts.metricsPort),
       help: `Prometheus /metrics over HTTPS, for bearer tokens allowed get on /metrics (TokenReview + SubjectAccessReview); :PORT every interface, ${port0}`,
     },
     ...METRICS_TLS_FLAGS,
     "health-bind-address": {
-      value: "HOST:PORT",
-      default: `:${opts.healthPort}`,
+      ...address(opts.healthPort),
       help: `/healthz and /readyz only, no authentication; :PORT every interface, ${port0}`,
     },
-    "log-level": { value: "LEVEL", default: "info, or $LOG_LEVEL", help: LOG_LEVELS.join(" | ") },
+    "log-level": {
+      value: "LEVEL",
+      default: "info, or $LOG_LEVEL",
+      help: LOG_LEVELS.join(" | "),
+      read: (given: string | undefined, flag: string, env: FlagEnv) => {
+        const text = given ?? env.LOG_LEVEL ?? "info";
+        try {
+          return { ok: true as const, value: parseLogLevel(text) };
+        } catch {
+          return {
+            ok: false as const,
+            error: `${flag} must be one of ${LOG_LEVELS.join(", ")}, got "${text}"`,
+          };
+        }
+      },
+    },
   } as const satisfies FlagSpecs;
 }
 
-/** Reads the ops flags from parsed flag `values` (`env`: the `LOG_LEVEL` fallback). */
-export function parseOpsFlags(
-  values: ReadonlyMap<string, string>,
-  env: Readonly<Record<string, string | undefined>>,
-  opts: OpsFlagsOptions,
+/** The ops flags' values as `readFlags` returns them. */
+export type OpsFlagValues = FlagValues<ReturnType<typeof opsFlags>>;
+
+/** The ops config from the ops flags' `values`; the certificate flags are checked as a pair. */
+export function opsConfigOf(
+  values: OpsFlagValues,
 ): { ok: true; ops: OpsConfig } | { ok: false; error: string } {
-  const zero = { disableWithZero: opts.disableWithZero };
-  const metricsText = values.get("metrics-bind-address") ?? `:${opts.metricsPort}`;
-  const metrics = parseBindAddress("--metrics-bind-address", metricsText, zero);
-  if (!metrics.ok) return metrics;
-  const health = parseBindAddress(
-    "--health-bind-address",
-    values.get("health-bind-address") ?? `:${opts.healthPort}`,
-    zero,
-  );
-  if (!health.ok) return health;
-  const tls = parseMetricsTlsFlags(values);
+  const tls = parseMetricsTlsFlags(values["metrics-tls-cert-file"], values["metrics-tls-private-key-file"]);
   if (!tls.ok) return tls;
-  const logText = values.get("log-level") ?? env.LOG_LEVEL ?? "info";
-  let logLevel: LogLevel;
-  try {
-    logLevel = parseLogLevel(logText);
-  } catch {
-    return { ok: false, error: `--log-level must be one of ${LOG_LEVELS.join(", ")}, got "${logText}"` };
-  }
   const ops: OpsConfig = {
-    kubeconfig: values.get("kubeconfig") || undefined,
-    metricsBindAddress: metrics.address,
+    kubeconfig: values.kubeconfig,
+    metricsBindAddress: values["metrics-bind-address"],
     metricsTls: tls.files,
-    healthBindAddress: health.address,
-    logLevel,
+    healthBindAddress: values["health-bind-address"],
+    logLevel: values["log-level"],
   };
   return { ok: true, ops };
 }

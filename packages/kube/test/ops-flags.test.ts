@@ -1,13 +1,19 @@
+import { readFlags } from "@swh/flags";
 import { describe, expect, it } from "vitest";
-import { opsFlags, parseOpsFlags } from "../src/index.js";
+import { opsConfigOf, opsFlags } from "../src/index.js";
 
 const agent = { metricsPort: 8443, healthPort: 8081, disableWithZero: true };
 const controller = { ...agent, disableWithZero: false };
-const values = (entries: Record<string, string>) => new Map(Object.entries(entries));
+/** What an app with the ops flags of `app` reads from `argv` and `env`. */
+function readOps(argv: string[], env: Record<string, string>, app: typeof agent) {
+  const flags = readFlags(argv, opsFlags(app), env);
+  if (!flags.ok || !("values" in flags)) return flags;
+  return opsConfigOf(flags.values);
+}
 
-describe("parseOpsFlags", () => {
+describe("the ops flags, read (readFlags + opsConfigOf)", () => {
   it("serves the default ports on every interface at level info when no flag is given", () => {
-    expect(parseOpsFlags(values({}), {}, agent)).toEqual({
+    expect(readOps([], {}, agent)).toEqual({
       ok: true,
       ops: {
         kubeconfig: undefined,
@@ -20,15 +26,16 @@ describe("parseOpsFlags", () => {
   });
 
   it("reads every flag; the flag's log level wins over LOG_LEVEL, which wins over the default", () => {
-    const given = values({
-      kubeconfig: "/etc/kc",
-      "metrics-bind-address": "[::1]:9443",
-      "metrics-tls-cert-file": "/tls/tls.crt",
-      "metrics-tls-private-key-file": "/tls/tls.key",
-      "health-bind-address": "127.0.0.1:0",
-      "log-level": "debug",
-    });
-    expect(parseOpsFlags(given, { LOG_LEVEL: "warn" }, controller)).toEqual({
+    const given = [
+      "--kubeconfig=/etc/kc",
+      "--metrics-bind-address=[::1]:9443",
+      "--metrics-tls-cert-file=/tls/tls.crt",
+      "--metrics-tls-private-key-file=/tls/tls.key",
+      "--health-bind-address",
+      "127.0.0.1:0",
+      "--log-level=debug",
+    ];
+    expect(readOps(given, { LOG_LEVEL: "warn" }, controller)).toEqual({
       ok: true,
       ops: {
         kubeconfig: "/etc/kc",
@@ -38,29 +45,29 @@ describe("parseOpsFlags", () => {
         logLevel: "debug",
       },
     });
-    expect(parseOpsFlags(values({}), { LOG_LEVEL: "warn" }, controller)).toMatchObject({
+    expect(readOps([], { LOG_LEVEL: "warn" }, controller)).toMatchObject({
       ops: { logLevel: "warn" },
     });
   });
 
   it("turns a server off with 0 only where the app allows it", () => {
-    const off = values({ "metrics-bind-address": "0", "health-bind-address": "0" });
-    expect(parseOpsFlags(off, {}, agent)).toMatchObject({
+    const off = ["--metrics-bind-address=0", "--health-bind-address=0"];
+    expect(readOps(off, {}, agent)).toMatchObject({
       ok: true,
       ops: { metricsBindAddress: undefined, healthBindAddress: undefined },
     });
-    expect(parseOpsFlags(off, {}, controller)).toEqual({
+    expect(readOps(off, {}, controller)).toEqual({
       ok: false,
       error: '--metrics-bind-address must be host:port, [v6]:port, :port, got "0"',
     });
   });
 
   it.each([
-    [{ "log-level": "loud" }, '--log-level must be one of debug, info, warn, error, got "loud"'],
-    [{ "health-bind-address": "localhost" }, "--health-bind-address must be host:port"],
-    [{ "metrics-tls-cert-file": "/tls/tls.crt" }, "--metrics-tls-private-key-file is required"],
+    [["--log-level=loud"], '--log-level must be one of debug, info, warn, error, got "loud"'],
+    [["--health-bind-address=localhost"], "--health-bind-address must be host:port"],
+    [["--metrics-tls-cert-file=/tls/tls.crt"], "--metrics-tls-private-key-file is required"],
   ])("names the flag of a bad value: %o", (given, error) => {
-    const result = parseOpsFlags(values(given), {}, agent);
+    const result = readOps(given, {}, agent);
     expect(result.ok).toBe(false);
     expect(result.ok ? "" : result.error).toContain(error);
   });
