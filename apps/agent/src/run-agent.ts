@@ -177,10 +177,9 @@ function watchNode(
   });
   const core = kubeConfig.makeApiClient(CoreV1Api);
   const published = new PublishedSwhs({
-    cached: () => informers.services.list(),
-    cachedOne: (namespace, name) => informers.services.get(name, namespace),
-    hasSlices: (namespace, name) => slices.of(namespace, name).length > 0,
+    services: informers.services,
     fetch: (namespace, name) => fetchService(core, namespace, name),
+    hasSlices: (namespace, name) => slices.of(namespace, name).length > 0,
     changed: () => queue.add(TARGETS),
   });
   const gates = new ReadinessGates(createJsonClient(kubeConfig), deps.metrics);

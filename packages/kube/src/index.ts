@@ -30,6 +30,7 @@ export {
   KubeApiError,
   type KubeJsonClient,
 } from "./json-client.js";
+export { type KeptObjectSources, KeptObjects } from "./kept-objects.js";
 export { type LeaderElectionOptions, runLeaderElection } from "./leader-election.js";
 export { type LeaderElector, runLeaderTerms } from "./leader-terms.js";
 export { loadKubeConfig } from "./load-kube-config.js";

@@ -6,42 +6,41 @@
  *
  * "Not in the cache" means "absent, or present without the label". Without the label is normal for a Service an
  * older controller created (until the new controller labels it) or whose label someone removed (until the
- * controller puts it back): treating it as absent would withdraw healthy endpoints. So:
- * - a Service that leaves the watch while this node has slices of it is kept, as last seen, until the API server
- *   has been asked about it (`service`): its probes keep running in the meantime;
- * - when the cache lacks a Service and this node has slices the withholding would delete, the agent asks the API
- *   server once for that one Service and decides on the answer; otherwise (nothing to lose) it waits for the label.
- * The label is never trusted: the reconcile still checks the controller reference of whatever this returns
- * (ADR 0014). A failing request throws, so the reconcile is retried and the slices stay as they are (fail static).
+ * controller puts it back): treating it as absent would withdraw healthy endpoints. So a Service that leaves the
+ * watch while this node has slices of it is kept (`KeptObjects` of @swh/kube), and its probes keep running, until
+ * the API server has been asked about it once. The label is never trusted: the reconcile still checks the
+ * controller reference of whatever this returns (ADR 0014).
  */
 import type { CoreV1Api, V1Service } from "@kubernetes/client-node";
-
-import { objectKey, splitObjectKey } from "@swh/crd-types";
 import { type PublishedSwh, readPublishedSwh, type ServiceSwh } from "@swh/crd-types/internal";
+import { type Informer, KeptObjects } from "@swh/kube";
 
-/** Where the view looks. */
-export interface PublishedSwhSources {
-  /** The Services of the informer of labelled Services. */
-  cached(): readonly Readonly<V1Service>[];
-  /** One of them (undefined: not there). */
-  cachedOne(namespace: string, name: string): Readonly<V1Service> | undefined;
+/** Where the SWHs are read from. */
+interface PublishedSwhSources {
+  /** The informer of labelled Services. */
+  services: Pick<Informer<V1Service>, "list" | "get">;
   /** True when this node has slices of the SWH that withholding would delete. */
   hasSlices(namespace: string, name: string): boolean;
   /** Reads the Service from the API server (undefined: it does not exist). */
   fetch(namespace: string, name: string): Promise<Readonly<V1Service> | undefined>;
-  /** Called when a Service outside the watch was added or dropped: the set of SWHs changed. */
+  /** Called when a Service outside the watch was kept, changed or dropped: the set of SWHs changed. */
   changed(): void;
 }
 
 /** The agent's SWHs, from the Services (see the file comment). */
 export class PublishedSwhs {
-  readonly #sources: PublishedSwhSources;
-  /** Services outside the watch this node still publishes for, by `namespace/name`. */
-  readonly #detached = new Map<string, Readonly<V1Service>>();
+  readonly #services: PublishedSwhSources["services"];
+  readonly #kept: KeptObjects<Readonly<V1Service>>;
   readonly #reads = new WeakMap<object, ServiceSwh>();
 
   constructor(sources: PublishedSwhSources) {
-    this.#sources = sources;
+    this.#services = sources.services;
+    this.#kept = new KeptObjects<Readonly<V1Service>>({
+      cachedOne: (namespace, name) => sources.services.get(name, namespace),
+      keep: sources.hasSlices,
+      fetch: sources.fetch,
+      changed: sources.changed,
+    });
   }
 
   /** What `service` publishes, read once per Service object (informer objects never change). */
@@ -56,12 +55,7 @@ export class PublishedSwhs {
 
   /** Every Service this agent reads SWHs from: the watched ones and those kept after leaving the watch. */
   services(): Readonly<V1Service>[] {
-    const services = [...this.#sources.cached()];
-    for (const [key, service] of this.#detached) {
-      const { namespace, name } = splitObjectKey(key);
-      if (this.#sources.cachedOne(namespace, name) === undefined) services.push(service);
-    }
-    return services;
+    return this.#kept.withKept(this.#services.list());
   }
 
   /** Every SWH with a usable published spec. */
@@ -72,36 +66,14 @@ export class PublishedSwhs {
     });
   }
 
-  /**
-   * Follows the watch: a Service that left it (a delete event: deleted, or its label removed) while this node has
-   * slices of it is kept as last seen until `service` has asked the API server; one that is back is the cache's.
-   */
+  /** Follows the watch of labelled Services (`KeptObjects.observe`). */
   observe(event: "add" | "update" | "delete", service: Readonly<V1Service>): void {
-    const namespace = service.metadata?.namespace ?? "";
-    const name = service.metadata?.name ?? "";
-    const key = objectKey({ namespace, name });
-    if (event !== "delete") this.#detached.delete(key);
-    else if (this.#sources.hasSlices(namespace, name)) this.#detached.set(key, service);
+    this.#kept.observe(event, service);
   }
 
-  /** The Service `namespace/name` (undefined: it does not exist), reading the API server only as the header says. */
-  async service(namespace: string, name: string): Promise<Readonly<V1Service> | undefined> {
-    const cached = this.#sources.cachedOne(namespace, name);
-    const key = objectKey({ namespace, name });
-    if (cached !== undefined) {
-      this.#detached.delete(key);
-      return cached;
-    }
-    if (!this.#sources.hasSlices(namespace, name)) {
-      if (this.#detached.delete(key)) this.#sources.changed();
-      return undefined;
-    }
-    const fetched = await this.#sources.fetch(namespace, name);
-    const before = this.#detached.get(key)?.metadata?.resourceVersion;
-    if (fetched === undefined) this.#detached.delete(key);
-    else this.#detached.set(key, fetched);
-    if (before !== fetched?.metadata?.resourceVersion) this.#sources.changed();
-    return fetched;
+  /** The Service `namespace/name` (undefined: it does not exist), asking the API server only for a kept one. */
+  service(namespace: string, name: string): Promise<Readonly<V1Service> | undefined> {
+    return this.#kept.get(namespace, name);
   }
 }
 
@@ -113,7 +85,7 @@ export async function fetchService(
   core: CoreV1Api,
   namespace: string,
   name: string,
-): Promise<Readonly<V1Service> | undefined> {
+): Promise<V1Service | undefined> {
   const list = await core.listNamespacedService({ namespace, fieldSelector: `metadata.name=${name}` });
   return list.items[0];
 }
