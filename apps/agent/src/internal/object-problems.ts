@@ -15,20 +15,13 @@ import { AGGREGATION_ISSUE_KINDS, type AggregationIssue } from "@swh/aggregation
 import { EVENT_REASONS } from "@swh/crd-types";
 import { describeUnprocessableSpec, swhReference } from "@swh/crd-types/internal";
 import { type EventRecorder, errorSummary, type Logger, ObjectProblemReporter } from "@swh/kube";
-import type { UnusableSpec } from "../reconcile-swh.js";
+import type { SwhRef, UnusableSpec } from "../reconcile-swh.js";
 
 /** Issue kinds meaning "this probe cannot run": reported as `ProbeCannotRun`. */
 const CANNOT_RUN: ReadonlySet<string> = new Set([
   AGGREGATION_ISSUE_KINDS.probePortNotFound,
   AGGREGATION_ISSUE_KINDS.probeModeUnsupported,
 ]);
-
-/** An object as far as reporting needs it. */
-interface ObjectRef {
-  name: string;
-  namespace: string;
-  uid?: string | undefined;
-}
 
 /** Reports problems with users' objects (see the file comment). */
 export class ObjectProblems {
@@ -43,7 +36,7 @@ export class ObjectProblems {
   }
 
   /** Reports that the SWH `ref` with stored `spec` could not be processed (`error` is what was thrown). */
-  unprocessableSwh(ref: ObjectRef, spec: unknown, error: unknown): void {
+  unprocessableSwh(ref: SwhRef, spec: unknown, error: unknown): void {
     const problem = describeUnprocessableSpec(spec, error);
     const message = `${problem}; the agent on node ${this.#nodeName} skips this object until it changes and leaves its slices on the node as they are`;
     this.#reporter.warn(swhReference(ref), EVENT_REASONS.invalidSpec, problem, message, error);
@@ -55,7 +48,7 @@ export class ObjectProblems {
    * Warning Event naming the field. A missing one is normal while an older controller's Services wait for the new
    * controller (an upgrade): logged once, no Event — it is no problem of the user's.
    */
-  unusablePublishedSpec(ref: ObjectRef, unusable: UnusableSpec): void {
+  unusablePublishedSpec(ref: SwhRef, unusable: UnusableSpec): void {
     if (unusable.state === "invalid") {
       const message = `the spec published on Service ${ref.name} is invalid (${unusable.problem}); the agent on node ${this.#nodeName} leaves its slices on the node as they are until the controller rewrites it`;
       this.#reporter.warn(swhReference(ref), EVENT_REASONS.invalidSpec, unusable.problem, message);
@@ -83,7 +76,7 @@ export class ObjectProblems {
   }
 
   /** Reports the probes of the SWH `ref` that cannot run, from its aggregation `issues` (others are ignored). */
-  probeIssues(ref: ObjectRef, issues: readonly AggregationIssue[]): void {
+  probeIssues(ref: SwhRef, issues: readonly AggregationIssue[]): void {
     for (const issue of issues) {
       if (!CANNOT_RUN.has(issue.kind)) continue;
       // One Event per probe field, not per pod: the first pod's message stands for the others.
