@@ -3,7 +3,7 @@ import { createLogger } from "@swh/kube";
 import { createAgentMetrics } from "@swh/metrics";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { recordEndpointTransitions } from "../src/internal/endpoint-events.js";
+import { recordEndpointTransitions } from "../src/internal/swh-reports.js";
 import { aSwhObject } from "./builders.js";
 
 describe("recordEndpointTransitions", () => {
