@@ -31,7 +31,7 @@ const FLAGS = {
     fallback: 100,
     min: 1,
     max: 100_000,
-    help: "probes running at once on this node, 1..100000",
+    help: "probes running at once on this node",
   }),
   "credentials-namespaces": nameSetFlag({
     value: "NS,...",

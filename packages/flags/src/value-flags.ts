@@ -9,11 +9,12 @@ import { parseIntegerFlag, parseNameSetFlag } from "./parse-values.js";
 /** What `--help` says about a flag. */
 type Described = Pick<FlagSpec, "value" | "short" | "help">;
 
-/** An integer flag in `min..max`, `fallback` when not given. */
+/** An integer flag in `min..max` (`--help` adds the range to `help`), `fallback` when not given. */
 export function integerFlag(spec: Described & { fallback: number; min: number; max: number }) {
   const { fallback, min, max, ...described } = spec;
   return {
     ...described,
+    help: `${spec.help}, ${min}..${max}`,
     default: String(fallback),
     read: (given: string | undefined, flag: string) =>
       parseIntegerFlag(flag, given ?? String(fallback), { min, max }),

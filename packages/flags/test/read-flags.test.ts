@@ -83,7 +83,7 @@ describe("readFlags", () => {
 
   it("prints the defaults the readers apply", () => {
     const usage = formatUsage("demo", FLAGS);
-    expect(usage).toContain("reconciles at once (default: 4)");
+    expect(usage).toContain("reconciles at once, 1..64 (default: 4)");
     expect(usage).toContain("how long to wait (default: 5m)");
     expect(usage).toMatch(/--leader-elect\s+elect a leader \(default: true\)/);
   });
