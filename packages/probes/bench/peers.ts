@@ -4,7 +4,8 @@
  * `@swh/probes` (bench/swh-checker.ts) and Node's floors (bare loops of connect and reset, for HTTP and gRPC with a
  * prepared request between them: bench/swh-checker.ts), and a native floor for HTTP and TCP (`native-floor`: the same
  * loop on libuv connections of bench/native/connections.c, compiled here with gcc; not in the default checkers,
- * MISSING without gcc). One checker runs at a time, each in its own process, and
+ * MISSING without gcc), and `native-swh`, the probe's own per-check work under its scheduler on those connections
+ * (the prototype of ADR 0044's native transport). One checker runs at a time, each in its own process, and
  * its CPU is read from /proc/<pid>/stat (utime + stime, all threads) over the measured window, its RSS from
  * /proc/<pid>/status; the blackbox driver's CPU is measured and printed apart from the
  * exporter's and is not in the exporter's figure. Checks are counted by the server for HTTP and TCP (nginx's
@@ -80,7 +81,7 @@ if (checkers.includes("swh-base") && !flag("baseline"))
   throw new Error("checker swh-base needs --baseline DIR");
 
 type Kind = "http" | "tcp" | "grpc";
-type Checker = "haproxy" | "blackbox" | "swh" | "floor" | "swh-base" | "native-floor";
+type Checker = "haproxy" | "blackbox" | "swh" | "floor" | "swh-base" | "native-floor" | "native-swh";
 const CHECKER_INDEX: Record<Checker, number> = {
   haproxy: 0,
   blackbox: 1,
@@ -88,6 +89,7 @@ const CHECKER_INDEX: Record<Checker, number> = {
   floor: 3,
   "swh-base": 4,
   "native-floor": 5,
+  "native-swh": 6,
 };
 const BASE_PORT: Record<Kind, number> = { http: 8081, tcp: 5001, grpc: 50051 };
 const portOf = (kind: Kind, checker: Checker) => BASE_PORT[kind] + CHECKER_INDEX[checker];
@@ -99,6 +101,7 @@ const APPLIES: Record<Checker, readonly Kind[]> = {
   floor: ["http", "tcp", "grpc"],
   "swh-base": ["http", "tcp", "grpc"],
   "native-floor": ["http", "tcp"],
+  "native-swh": ["http", "tcp"],
 };
 const COMMANDS: Partial<Record<Checker, string>> = {
   haproxy: "haproxy",
@@ -325,7 +328,7 @@ function compileNativeFloor(): { addon: string } | { missing: string } {
 
 async function measure(kind: Kind, checker: Checker, round: number): Promise<Run> {
   const load = loadAverage();
-  const native = checker === "native-floor" ? buildNativeFloor() : undefined;
+  const native = checker.startsWith("native-") ? buildNativeFloor() : undefined;
   if (native && "missing" in native) return { kind, checker, round, load, missing: native.missing };
   const command = COMMANDS[checker];
   if (command && !installed(command))

@@ -8,7 +8,7 @@
  * and DATA) and resetting at the first DATA frame of the answer: what a hand-written HTTP/2 client could cost at
  * best, since it decodes no header (no HPACK) and judges nothing but the message bytes.
  * With `SWH_BENCH_NATIVE` (an addon built from bench/native/connections.c, peers.ts `native-floor`), the TCP and HTTP
- * floors run on native connections instead of `net.Socket`.
+ * floors run on native connections instead of `net.Socket`, and the `http` and `tcp` probes too (`runNativeProbes`).
  * Each line read on stdin is answered with one JSON line of the checks completed so far: `{"checks":n,"ok":n}`.
  *
  * Argv: <http|tcp|grpc|tcp-floor|http-floor|grpc-floor> <targets> <port> <periodMs> <timeoutMs>; addresses from
@@ -33,7 +33,7 @@ const addressKind = kind.startsWith("grpc") ? "grpc" : kind.startsWith("http") ?
 const hosts = Array.from({ length: count }, (_, i) => benchAddress(addressKind, i));
 
 // Another build of this package to compare against in the same run (peers.ts --baseline), else this one.
-const { ProbeScheduler, probeGrpc, probeHttp, probeTcp }: typeof Probes = await import(
+const { buildHttpRequest, ProbeScheduler, probeGrpc, probeHttp, probeTcp }: typeof Probes = await import(
   process.env.SWH_BENCH_PROBES ?? "@swh/probes"
 );
 
@@ -184,6 +184,85 @@ function runNativeFloor(addonPath: string): void {
   });
 }
 
+/** Internals of this package's build (`dist/`), for the native prototype below; types from the sources. */
+type Attempts = typeof import("../src/internal/attempt.ts");
+type Readers = typeof import("../src/internal/http-response-reader.ts");
+type Addresses = typeof import("../src/internal/check-address.ts");
+async function buildInternal<T>(path: string): Promise<T> {
+  return (await import(new URL(`../dist/internal/${path}`, import.meta.url).href)) as T;
+}
+
+/**
+ * The prototype of ADR 0044's native route (peers.ts `native-swh`): the probe as `probeTcp`/`probeHttp` run it, per
+ * check — address check, request built, deadline and cancellation (`runAttempt`), the bounded response reader, the
+ * status judged and worded — under the `ProbeScheduler`, with the connection on bench/native/connections.c
+ * instead of `net.Socket`. What the probe would cost on a native transport, measured instead of estimated.
+ */
+async function runNativeProbes(addonPath: string): Promise<void> {
+  const native: NativeConnections = createRequire(import.meta.url)(addonPath);
+  const { runAttempt } = await buildInternal<Attempts>("attempt.js");
+  const { ResponseReader } = await buildInternal<Readers>("http-response-reader.js");
+  const { checkAddress, formatAddress } = await buildInternal<Addresses>("check-address.js");
+  const handlers: Array<((event: number, value: Buffer | number) => void) | undefined> = [];
+  const free: number[] = [];
+  let slots = 0;
+  native.init((slot, event, value) => handlers[slot]?.(event, value));
+  const http = kind === "http";
+  const config = { path: "/healthz" };
+  const failure = (code: number) =>
+    ({
+      message: `connection failed (libuv ${code})`,
+      reason: code === -111 ? "ConnectionRefused" : "Error",
+    }) as const;
+  const probeNative = (host: string, signal: AbortSignal) => {
+    const target = { host, port };
+    checkAddress(target);
+    const request = http ? Buffer.from(buildHttpRequest(target, config), "latin1") : undefined;
+    const where = formatAddress(target);
+    return runAttempt({ timeoutMs, signal }, (attempt) => {
+      const slot = free.pop() ?? slots++;
+      const reader = http
+        ? new ResponseReader({ method: "GET", maxHeadBytes: 16 * 1024, maxBodyBytes: 4 * 1024 })
+        : undefined;
+      const settle = (outcome: ReturnType<InstanceType<Readers["ResponseReader"]>["push"]>) => {
+        if (outcome.kind === "more") return;
+        if (outcome.kind === "error") return attempt.finish(false, outcome.message, "ProtocolError");
+        const { status, reason } = outcome.head;
+        const text = `HTTP ${status}${reason ? ` ${reason}` : ""}`;
+        if (status >= 200 && status <= 399) attempt.finish(true, text);
+        else attempt.finish(false, `${text} is not an accepted status`, "HTTPStatus");
+      };
+      attempt.phase("connecting");
+      handlers[slot] = (event, value) => {
+        if (attempt.done) return;
+        if (event === NATIVE_EVENT.connected) {
+          attempt.reached("connect");
+          if (reader === undefined) attempt.finish(true, `connected to ${where}`);
+          else attempt.phase("waiting for response headers");
+        } else if (event === NATIVE_EVENT.data && reader !== undefined && typeof value !== "number") {
+          attempt.reached("firstByte");
+          settle(reader.push(value));
+        } else if (event === NATIVE_EVENT.end && reader !== undefined) settle(reader.end());
+        else {
+          const { message, reason } = failure(typeof value === "number" ? value : 0);
+          attempt.finish(false, message, reason);
+        }
+      };
+      const opened = native.open(slot, host, port, request);
+      if (opened !== 0) {
+        const { message, reason } = failure(opened);
+        attempt.finish(false, message, reason);
+      }
+      return () => {
+        native.close(slot);
+        handlers[slot] = undefined;
+        free.push(slot);
+      };
+    });
+  };
+  schedule(probeNative);
+}
+
 function probe(host: string, signal: AbortSignal): Promise<Probes.ProbeResult> {
   const target = { host, port };
   if (kind === "http") return probeHttp(target, { path: "/healthz" }, { timeoutMs, signal });
@@ -191,10 +270,11 @@ function probe(host: string, signal: AbortSignal): Promise<Probes.ProbeResult> {
   return probeTcp(target, { timeoutMs, signal });
 }
 
-function runProbes(): void {
+/** Runs `check` for every target under the `ProbeScheduler`, as the agent does, counting the results. */
+function schedule(check: (host: string, signal: AbortSignal) => Promise<Probes.ProbeResult>): void {
   const scheduler = new ProbeScheduler<string>({
     maxConcurrent: 256,
-    run: (target, signal) => probe(target.probe, signal),
+    run: (target, signal) => check(target.probe, signal),
     observer: {
       result: (_id, result) => {
         checks++;
@@ -221,9 +301,11 @@ if (
   throw new Error(
     `usage: swh-checker.ts <http|tcp|grpc|tcp-floor|http-floor|grpc-floor> <targets> <port> [periodMs] [timeoutMs]`,
   );
-if (kind.endsWith("-floor") && process.env.SWH_BENCH_NATIVE) runNativeFloor(process.env.SWH_BENCH_NATIVE);
+const nativeAddon = process.env.SWH_BENCH_NATIVE;
+if (kind.endsWith("-floor") && nativeAddon) runNativeFloor(nativeAddon);
 else if (kind.endsWith("-floor")) runFloor();
-else runProbes();
+else if (nativeAddon) await runNativeProbes(nativeAddon);
+else schedule(probe);
 createInterface({ input: process.stdin }).on("line", () => {
   process.stdout.write(`${JSON.stringify({ checks, ok })}\n`);
 });
